@@ -1,0 +1,45 @@
+/**
+ * One error type for every surface. Each code has a fixed HTTP status; the tRPC, REST,
+ * MCP and n8n layers map from this table only, so a code means the same thing everywhere.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  INVALID_AMOUNT: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  AGENT_SUSPENDED: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  IDEMPOTENCY_CONFLICT: 409,
+  INSUFFICIENT_FUNDS: 422,
+  POLICY_VIOLATION: 422,
+  PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly httpStatus: number;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, options: { details?: unknown; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.httpStatus = ERROR_STATUS[code];
+    this.details = options.details;
+  }
+
+  toJSON(): { error: { code: ErrorCode; message: string } } {
+    return { error: { code: this.code, message: this.message } };
+  }
+}
+
+export function isAppError(value: unknown): value is AppError {
+  return value instanceof AppError;
+}

@@ -1,0 +1,66 @@
+// Makes a checkout runnable: dependencies installed, Prisma client generated, web app and
+// workflow bundle built. Each step is skipped when its output is newer than its inputs.
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { log, ROOT, runOrThrow } from './lib.mjs';
+
+const LOCK_STAMP = path.join(ROOT, 'node_modules', '.purser-lock-sha256');
+
+function lockHash() {
+  return createHash('sha256').update(readFileSync(path.join(ROOT, 'package-lock.json'))).digest('hex');
+}
+
+export async function ensureDependencies() {
+  const hash = lockHash();
+  const installed = existsSync(LOCK_STAMP) ? readFileSync(LOCK_STAMP, 'utf8').trim() : undefined;
+  if (installed === hash) return;
+  const fresh = !existsSync(path.join(ROOT, 'node_modules'));
+  log(fresh ? 'installing dependencies (npm ci)...' : 'package-lock.json changed: updating dependencies...');
+  // Optional dependencies carry platform binaries (esbuild, rolldown, anvil): never omit them.
+  await runOrThrow('npm', [fresh ? 'ci' : 'install', '--include=optional', '--no-audit', '--no-fund']);
+  writeFileSync(LOCK_STAMP, `${hash}\n`);
+}
+
+function newestMtime(target) {
+  if (!existsSync(target)) return 0;
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist' || entry.name === 'generated') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry.name)));
+  }
+  return newest;
+}
+
+function isStale(output, inputs) {
+  if (!existsSync(output)) return true;
+  const built = statSync(output).mtimeMs;
+  return inputs.some((input) => newestMtime(path.join(ROOT, input)) > built);
+}
+
+export async function ensurePrismaClient() {
+  const output = path.join(ROOT, 'prisma', 'src', 'generated', 'client.ts');
+  if (!isStale(output, ['prisma/schema.prisma'])) return;
+  log('generating the Prisma client...');
+  await runOrThrow('npm', ['run', 'generate', '--silent', '-w', '@purser/db']);
+}
+
+export async function ensureWebBuild() {
+  if (!isStale(path.join(ROOT, 'web', 'dist', 'index.html'), ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'core/src'])) return;
+  log('building the web app...');
+  await runOrThrow('npm', ['run', 'build', '--silent', '-w', '@purser/web']);
+}
+
+export async function ensureWorkflowBundle() {
+  if (!isStale(path.join(ROOT, 'workflows', 'dist', 'workflow-bundle.js'), ['workflows/src', 'core/src'])) return;
+  log('bundling the Temporal workflows...');
+  await runOrThrow('npm', ['run', 'build', '--silent', '-w', '@purser/workflows']);
+}
+
+export async function ensureBuilt() {
+  await ensurePrismaClient();
+  await ensureWorkflowBundle();
+  await ensureWebBuild();
+}

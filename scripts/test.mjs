@@ -1,0 +1,164 @@
+// `npm test`: installs what is missing (dependencies, Chromium, the Temporal CLI), then runs
+// every suite with the services it needs and ends with one line: `N passed, N failed`.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureChromium } from './chromium.mjs';
+import { ensureBuilt, ensureDependencies } from './ensure.mjs';
+import { freePort, log, ROOT, run } from './lib.mjs';
+import { ensureTemporalCli } from './temporal-cli.mjs';
+
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+const OUT = path.join(ROOT, '.test-output');
+const only = process.argv.slice(2); // e.g. `npm test -- unit db-pglite`
+
+const results = [];
+
+function record(name, passed, failed, note = '') {
+  results.push({ name, passed, failed, note });
+  log(`${name}: ${passed} passed, ${failed} failed${note ? ` (${note})` : ''}`);
+}
+
+function wanted(name) {
+  return only.length === 0 || only.includes(name);
+}
+
+async function check(name, command, args, options) {
+  if (!wanted(name)) return;
+  log(`--- ${name}`);
+  const code = await run(command, args, options);
+  record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+function readCounts(file, parse) {
+  try {
+    return parse(JSON.parse(readFileSync(file, 'utf8')));
+  } catch {
+    return undefined;
+  }
+}
+
+async function vitest(name, project, env = {}) {
+  if (!wanted(name)) return;
+  log(`--- ${name}`);
+  const file = path.join(OUT, `${name}.json`);
+  rmSync(file, { force: true });
+  const code = await run(
+    'npx',
+    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    { env: { ...process.env, ...env } },
+  );
+  const counts = readCounts(file, (report) => ({ passed: report.numPassedTests, failed: report.numFailedTests }));
+  if (!counts) return record(name, 0, 1, `vitest exited with ${code} and wrote no report`);
+  // A suite that crashed outside any test still fails the run.
+  const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
+  record(name, counts.passed, failed, code !== 0 && counts.failed === 0 ? `vitest exited with ${code}` : '');
+}
+
+async function postgresAdminUrl() {
+  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return url;
+  } catch (error) {
+    log(`PostgreSQL not reachable at ${url.replace(/:[^:@/]+@/, ':***@')}: ${error.message}`);
+    return undefined;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function waitForHealthy(url, child, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`the product exited with ${child.exitCode} before it was healthy`);
+    try {
+      const response = await fetch(`${url}/healthz`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  throw new Error(`${url}/healthz was not 200 within ${timeoutMs} ms`);
+}
+
+async function e2e(temporalCli, chromium) {
+  if (!wanted('e2e')) return;
+  log('--- e2e');
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'purser-e2e-'));
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const env = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    TEMPORAL_PORT: String(await freePort()),
+    TEMPORAL_UI_PORT: String(await freePort()),
+    TEMPORAL_CLI: temporalCli,
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: '',
+    TEMPORAL_ADDRESS: '',
+  };
+  const product = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
+  const exited = new Promise((resolve) => product.on('exit', resolve));
+  try {
+    await waitForHealthy(url, product, 180_000);
+    const file = path.join(OUT, 'e2e.json');
+    rmSync(file, { force: true });
+    const code = await run('npx', ['playwright', 'test'], {
+      cwd: path.join(ROOT, 'e2e'),
+      env: { ...process.env, E2E_BASE_URL: url, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_FILE: file },
+    });
+    const counts = readCounts(file, (report) => ({
+      passed: (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0),
+      failed: report.stats?.unexpected ?? 0,
+    }));
+    if (!counts) record('e2e', 0, 1, `playwright exited with ${code} and wrote no report`);
+    else record('e2e', counts.passed, counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0));
+  } catch (error) {
+    record('e2e', 0, 1, error.message);
+  } finally {
+    product.kill('SIGTERM');
+    await exited;
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  await ensureDependencies();
+  await ensureBuilt();
+  const temporalCli = await ensureTemporalCli({ log });
+  const chromium = wanted('e2e') ? await ensureChromium() : undefined;
+
+  await check('lint', 'npx', ['eslint', '.']);
+  await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
+  await vitest('unit', 'unit');
+
+  if (wanted('db-postgres')) {
+    const adminUrl = await postgresAdminUrl();
+    if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+    else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+    else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
+  }
+  await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
+  await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: temporalCli, PURSER_TEST_DB: 'pglite' });
+  await e2e(temporalCli, chromium);
+
+  const passed = results.reduce((sum, r) => sum + r.passed, 0);
+  const failed = results.reduce((sum, r) => sum + r.failed, 0);
+  process.stdout.write('\nSuites:\n');
+  for (const r of results) process.stdout.write(`  ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${r.note ? `  (${r.note})` : ''}\n`);
+  process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
+  process.exitCode = failed > 0 || results.length === 0 ? 1 : 0;
+}
+
+await main().catch((error) => {
+  log(error.stack ?? String(error));
+  process.stdout.write('\n0 passed, 1 failed\n');
+  process.exitCode = 1;
+});

@@ -1,0 +1,82 @@
+/**
+ * The HTTP server: tRPC for the web app, /healthz, and the built web app with an SPA
+ * fallback. Later surfaces (/api/v1, /auth/v1, /functions/v1) register here too.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import { AppError, isAppError } from '@purser/core';
+import { appRouter, type AppRouter } from './trpc/router';
+import type { AppDeps, Context } from './trpc/context';
+
+/** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
+const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/'];
+
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface AppOptions extends AppDeps {
+  /** Folder with the built web app (web/dist); omitted or missing means API only. */
+  webDist?: string;
+  /** A worker-only process serves /healthz alone, for its container's health check. */
+  healthOnly?: boolean;
+}
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { webDist, healthOnly = false, ...deps } = options;
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    bodyLimit: BODY_LIMIT_BYTES,
+    genReqId: () => randomUUID(),
+    disableRequestLogging: false,
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (isAppError(error)) return reply.status(error.httpStatus).send(error.toJSON());
+    const status = (error as { statusCode?: number }).statusCode ?? 500;
+    if (status < 500) {
+      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
+      return reply.status(status).send({ error: { code, message: (error as Error).message } });
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(new AppError('INTERNAL', 'Internal server error').toJSON());
+  });
+
+  app.get('/healthz', async (request, reply) => {
+    const deep = (request.query as { deep?: string }).deep === 'true';
+    const report = await deps.health.check({ deep });
+    return reply.status(report.status === 'ok' ? 200 : 503).send(report);
+  });
+
+  if (healthOnly) return app;
+
+  await app.register(fastifyTRPCPlugin, {
+    prefix: '/trpc',
+    trpcOptions: {
+      router: appRouter,
+      createContext: ({ req }): Context => ({ ...deps, requestId: String(req.id) }),
+      onError: ({ error, path: procedure }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err: error, procedure }, 'tRPC procedure failed');
+      },
+    },
+  } satisfies FastifyTRPCPluginOptions<AppRouter>);
+
+  const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix));
+    if (hasWeb && request.method === 'GET' && !isApi) {
+      // Client-side routes (and the web app's own 404 page) are served by index.html.
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send(new AppError('NOT_FOUND', `No route for ${request.method} ${pathname}`).toJSON());
+  });
+
+  return app;
+}

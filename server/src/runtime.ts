@@ -1,0 +1,169 @@
+/**
+ * Starts the whole product in one process: database (PGlite or PostgreSQL), Temporal (the
+ * dev server unless TEMPORAL_ADDRESS names a cluster), the payments worker and the HTTP
+ * server. `stop()` undoes it in reverse so nothing is left behind.
+ */
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection, type Worker } from '@temporalio/worker';
+import { openDatabase, type Database } from '@purser/db';
+import {
+  createActivities,
+  createPaymentsWorker,
+  runHealthCheck,
+  startTemporalDevServer,
+  TASK_QUEUE,
+} from '@purser/workflows';
+import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { buildApp } from './app';
+import type { Env } from './env';
+import { createHealthChecker } from './health';
+import type { Logger } from './logger';
+import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A poller seen this recently counts as alive; long polls last up to about a minute. */
+const POLLER_FRESH_MS = 75_000;
+
+export interface Runtime {
+  urls: { app?: string; temporalUi?: string; mcp?: string; temporal: string };
+  database: Database['kind'];
+  firstInvitation?: CreatedInvitation;
+  stop(): Promise<void>;
+}
+
+export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const cleanup of cleanups.reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        logger.error({ err: error }, 'shutdown step failed');
+      }
+    }
+    cleanups.length = 0;
+  };
+
+  try {
+    await mkdir(env.DATA_DIR, { recursive: true });
+
+    const db = await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      serveSocket: env.DATABASE_URL === undefined,
+      logger,
+    });
+    cleanups.push(() => db.close());
+    logger.info({ database: db.kind }, 'database ready');
+    // Only the serving process mints the first code, so server and worker replicas do not race.
+    const firstInvitation = env.RUN_SERVER ? await createFirstInvitation(db.prisma) : undefined;
+
+    let temporalAddress = env.TEMPORAL_ADDRESS;
+    let temporalUi: string | undefined;
+    if (temporalAddress === undefined) {
+      const cliPath = env.TEMPORAL_CLI ?? (await ensureTemporalCli({ log: (message: string) => logger.info(message) }));
+      const devServer = await startTemporalDevServer({
+        cliPath,
+        dbFile: path.join(env.DATA_DIR, 'temporal.db'),
+        port: env.TEMPORAL_PORT,
+        uiPort: env.TEMPORAL_UI_PORT,
+        namespace: env.TEMPORAL_NAMESPACE,
+        log: (message: string) => logger.info(message),
+      });
+      cleanups.push(() => devServer.stop());
+      temporalAddress = devServer.address;
+      temporalUi = devServer.uiUrl;
+    }
+
+    const connection = await Connection.connect({ address: temporalAddress });
+    cleanups.push(() => connection.close());
+    const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+
+    let worker: Worker | undefined;
+    if (env.RUN_WORKER) {
+      const workerConnection = await NativeConnection.connect({ address: temporalAddress });
+      cleanups.push(() => workerConnection.close());
+      worker = await createPaymentsWorker({
+        connection: workerConnection,
+        namespace: env.TEMPORAL_NAMESPACE,
+        activities: createActivities({ db }),
+      });
+      const running = worker.run();
+      const started = worker;
+      cleanups.push(async () => {
+        if (started.getState() === 'RUNNING') started.shutdown();
+        await running;
+      });
+      running.catch((error: unknown) => logger.fatal({ err: error }, 'payments worker stopped unexpectedly'));
+      logger.info({ taskQueue: TASK_QUEUE }, 'worker running');
+    }
+
+    const health = createHealthChecker({
+      db,
+      pingTemporal: async () => {
+        await connection.workflowService.getSystemInfo({});
+      },
+      pingWorker: async () => {
+        if (worker) {
+          if (worker.getState() !== 'RUNNING') throw new Error(`worker is ${worker.getState()}`);
+          return;
+        }
+        await assertRemoteWorkerPolls(connection, env.TEMPORAL_NAMESPACE);
+      },
+      runWorkflow: async () => {
+        await runHealthCheck(client);
+      },
+    });
+
+    let appUrl: string | undefined;
+    {
+      const app = await buildApp({
+        db,
+        logger,
+        health,
+        webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
+        healthOnly: !env.RUN_SERVER,
+      });
+      // Registered before listen: closing drains in-flight requests first.
+      cleanups.push(() => app.close());
+      await app.listen({ host: env.HOST, port: env.PORT });
+      const address = app.server.address();
+      const port = typeof address === 'object' && address ? address.port : env.PORT;
+      const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
+      if (env.RUN_SERVER) appUrl = env.PUBLIC_URL ?? `http://${host}:${port}`;
+    }
+
+    return {
+      urls: {
+        app: appUrl,
+        temporalUi,
+        mcp: appUrl ? `${appUrl}/functions/v1/mcp-server` : undefined,
+        temporal: temporalAddress,
+      },
+      database: db.kind,
+      firstInvitation,
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+async function assertRemoteWorkerPolls(connection: Connection, namespace: string): Promise<void> {
+  const response = await connection.workflowService.describeTaskQueue({
+    namespace,
+    taskQueue: { name: TASK_QUEUE },
+    taskQueueType: 1, // TASK_QUEUE_TYPE_WORKFLOW
+  });
+  const now = Date.now();
+  const fresh = (response.pollers ?? []).some((poller) => {
+    const seconds = Number(poller.lastAccessTime?.seconds ?? 0);
+    return now - seconds * 1000 < POLLER_FRESH_MS;
+  });
+  if (!fresh) throw new Error(`no worker is polling task queue ${TASK_QUEUE}`);
+}

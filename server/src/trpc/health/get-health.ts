@@ -1,0 +1,3 @@
+import { publicProcedure } from '../init';
+
+export const getHealth = publicProcedure.query(({ ctx }) => ctx.health.check());

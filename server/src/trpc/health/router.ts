@@ -1,0 +1,4 @@
+import { router } from '../init';
+import { getHealth } from './get-health';
+
+export const healthRouter = router({ get: getHealth });

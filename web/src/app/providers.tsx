@@ -1,0 +1,28 @@
+// App-wide context: data fetching (TanStack Query + tRPC) and the MUI theme.
+import { CssBaseline, ThemeProvider } from '@mui/material';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { useMemo, useState, type ReactNode } from 'react';
+import { createQueryClient } from '../shared/query-client';
+import { createMuiTheme } from '../shared/theme/mui-theme';
+import { useThemeStore } from '../shared/theme/use-theme-store';
+import { createTrpcClient, TRPCProvider } from '../shared/trpc';
+
+export function AppProviders({ children }: { children: ReactNode }) {
+  // Created once per mounted app, not per render, so caches survive re-renders.
+  const [queryClient] = useState(createQueryClient);
+  const [trpcClient] = useState(createTrpcClient);
+  const mode = useThemeStore((state) => state.mode);
+  const muiTheme = useMemo(() => createMuiTheme(mode), [mode]);
+
+  return (
+    <QueryClientProvider client={queryClient}>
+      <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>
+        <ThemeProvider theme={muiTheme}>
+          {/* enableColorScheme sets `color-scheme`, so scrollbars and form controls follow the mode. */}
+          <CssBaseline enableColorScheme />
+          {children}
+        </ThemeProvider>
+      </TRPCProvider>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,18 @@
+// After every navigation, show the element named by the URL hash if the page has it,
+// otherwise the top of the page (the browser would otherwise keep the old scroll offset).
+import { useEffect } from 'react';
+import { useLocation } from 'react-router';
+import { findScrollTarget } from './scroll-target';
+
+export function ScrollOnNavigate() {
+  // `key` changes on every navigation, so following the same '#flow' link twice scrolls twice.
+  const { pathname, hash, key } = useLocation();
+
+  useEffect(() => {
+    const target = findScrollTarget(hash, (id) => document.getElementById(id));
+    if (target) target.scrollIntoView({ block: 'start' });
+    else window.scrollTo(0, 0);
+  }, [pathname, hash, key]);
+
+  return null;
+}

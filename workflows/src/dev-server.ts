@@ -1,0 +1,160 @@
+// Runs `temporal server start-dev` as a child process: the embedded workflow engine behind
+// `npm start` and the temporal test layer. State lives in a SQLite file, so workflows
+// survive restarts.
+//
+// Parent death: on Linux the child is started through `setpriv --pdeathsig SIGTERM`
+// (util-linux), so the kernel signals it whenever this process ends, even by SIGKILL;
+// setpriv execs the CLI, so the PID we hold is the server's own. The child also stays in
+// our process group (Ctrl-C in a terminal reaches both), and an `exit` handler kills it on
+// a normal exit where setpriv is missing (e.g. macOS).
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Connection } from '@temporalio/client';
+
+export interface DevServerOptions {
+  /** Absolute path of the `temporal` binary (see scripts/temporal-cli.mjs). */
+  cliPath: string;
+  /** SQLite file holding the server's state; created when missing. */
+  dbFile: string;
+  /** Front-end gRPC port; 0 or omitted picks a free one. */
+  port?: number;
+  /** Web UI port; 0 or omitted runs without the UI. */
+  uiPort?: number;
+  /** Extra namespace to create at launch ("default" always exists). */
+  namespace?: string;
+  log?: (message: string) => void;
+  /** How long to wait for the front end to answer. */
+  startTimeoutMs?: number;
+}
+
+export interface DevServer {
+  /** host:port for Connection.connect / NativeConnection.connect. */
+  address: string;
+  /** Web UI URL, or '' when running headless. */
+  uiUrl: string;
+  pid: number;
+  /** SIGTERM, then SIGKILL after a grace period; resolves once the process is gone. Idempotent. */
+  stop(): Promise<void>;
+}
+
+const HOST = '127.0.0.1';
+const SETPRIV = '/usr/bin/setpriv';
+const STOP_GRACE_MS = 10_000;
+const OUTPUT_TAIL_LINES = 40;
+
+export async function startTemporalDevServer({
+  cliPath,
+  dbFile,
+  port = 0,
+  uiPort = 0,
+  namespace = 'default',
+  log = () => {},
+  startTimeoutMs = 60_000,
+}: DevServerOptions): Promise<DevServer> {
+  // A free port is found by binding to port 0 and releasing it; another process could take
+  // it in between, which is an acceptable risk for a dev server and tests.
+  const grpcPort = port || (await findFreePort());
+  const address = `${HOST}:${grpcPort}`;
+  const args = ['server', 'start-dev', '--db-filename', dbFile, '--port', String(grpcPort), '--ip', HOST, '--log-level', 'warn'];
+  args.push(...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']));
+  if (namespace !== 'default') args.push('--namespace', namespace);
+
+  const [command, commandArgs] = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', cliPath, ...args]] : [cliPath, args];
+  const startedAt = Date.now();
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+
+  const output: string[] = [];
+  const collect = (chunk: Buffer) => {
+    output.push(...chunk.toString().split('\n').filter(Boolean));
+    output.splice(0, Math.max(0, output.length - OUTPUT_TAIL_LINES));
+  };
+  child.stdout.on('data', collect);
+  child.stderr.on('data', collect);
+  const outputTail = () => (output.length ? output.join('\n') : '(no output)');
+
+  let ready = false; // before that, a failed start is reported by the thrown error
+  let stopping = false;
+  const exited = new Promise<void>((resolve) => {
+    child.on('exit', (code, signal) => {
+      process.off('exit', killOnExit);
+      if (ready && !stopping) log(`temporal dev server (pid ${child.pid}) exited unexpectedly with ${code ?? signal}:\n${outputTail()}`);
+      resolve();
+    });
+  });
+  const spawnFailed = new Promise<never>((_, reject) => child.on('error', reject));
+  spawnFailed.catch(() => {}); // reported through the race below; later errors need no handler
+  const hasExited = () => child.exitCode !== null || child.signalCode !== null;
+  const killOnExit = () => child.kill('SIGKILL');
+  process.on('exit', killOnExit);
+
+  const stop = async () => {
+    if (child.pid === undefined) return; // never started
+    if (hasExited()) return exited;
+    stopping = true;
+    child.kill('SIGTERM');
+    if (!(await settlesWithin(exited, STOP_GRACE_MS))) {
+      log(`temporal dev server (pid ${child.pid}) ignored SIGTERM for ${STOP_GRACE_MS} ms; sending SIGKILL`);
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+
+  try {
+    await Promise.race([waitUntilServing({ address, namespace, deadline: startedAt + startTimeoutMs, hasExited }), spawnFailed]);
+  } catch (error) {
+    await stop();
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`temporal dev server did not start at ${address} (${cliPath} ${args.join(' ')}): ${reason}\n--- output tail ---\n${outputTail()}`, {
+      cause: error,
+    });
+  }
+
+  ready = true;
+  const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : '';
+  log(`temporal dev server ready at ${address}${uiUrl ? `, UI ${uiUrl}` : ''} in ${Date.now() - startedAt} ms (pid ${child.pid})`);
+  return { address, uiUrl, pid: child.pid!, stop };
+}
+
+/** Polls the front end with a cheap call until the namespace is served. */
+async function waitUntilServing({ address, namespace, deadline, hasExited }: { address: string; namespace: string; deadline: number; hasExited: () => boolean }) {
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    if (hasExited()) throw new Error('the process exited before it was ready');
+    try {
+      // No retry interceptors: this loop retries on its own, faster than the SDK's backoff.
+      const connection = await Connection.connect({ address, connectTimeout: 1_000, interceptors: [] });
+      try {
+        await connection.workflowService.describeNamespace({ namespace });
+        return;
+      } finally {
+        await connection.close();
+      }
+    } catch (error) {
+      lastError = error;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no answer within the deadline; last error: ${lastError instanceof Error ? lastError.message : String(lastError)}`);
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, HOST, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,26 @@
+// Public entry of @purser/workflows: constants, the activity factory, the worker, the
+// embedded dev server and small client helpers. Workflow code itself is loaded by the
+// worker from src/workflows, never imported here.
+import { randomUUID } from 'node:crypto';
+import type { Client } from '@temporalio/client';
+import type { Duration } from '@temporalio/common';
+import { TASK_QUEUE, WORKFLOW_NAMES } from './constants';
+import type { healthCheckWorkflow, HealthCheckResult } from './workflows';
+
+export { TASK_QUEUE, WORKFLOW_NAMES } from './constants';
+export { createActivities, type Activities, type ActivityDatabase, type ActivityDependencies, type DatabaseHealth } from './activities';
+export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
+export { startTemporalDevServer, type DevServer, type DevServerOptions } from './dev-server';
+export type { HealthCheckResult } from './workflows';
+
+/**
+ * Runs healthCheckWorkflow to completion and returns its result. Fails within `timeout`
+ * when no worker polls the queue or the database does not answer.
+ */
+export function runHealthCheck(client: Client, { taskQueue = TASK_QUEUE, timeout = '15 seconds' }: { taskQueue?: string; timeout?: Duration } = {}): Promise<HealthCheckResult> {
+  return client.workflow.execute<typeof healthCheckWorkflow>(WORKFLOW_NAMES.healthCheck, {
+    taskQueue,
+    workflowId: `health-check-${randomUUID()}`,
+    workflowExecutionTimeout: timeout,
+  });
+}
