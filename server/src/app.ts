@@ -30,7 +30,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    disableRequestLogging: false,
   });
 
   app.setErrorHandler((error, request, reply) => {

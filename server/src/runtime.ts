@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { NativeConnection, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type LogLevel, type Worker } from '@temporalio/worker';
 import { openDatabase, type Database } from '@purser/db';
 import {
   createActivities,
@@ -50,6 +50,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
   try {
     await mkdir(env.DATA_DIR, { recursive: true });
+    routeTemporalLogs(logger);
 
     const db = await openDatabase({
       databaseUrl: env.DATABASE_URL,
@@ -166,4 +167,24 @@ async function assertRemoteWorkerPolls(connection: Connection, namespace: string
     return now - seconds * 1000 < POLLER_FRESH_MS;
   });
   if (!fresh) throw new Error(`no worker is polling task queue ${TASK_QUEUE}`);
+}
+
+const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'> = {
+  TRACE: 'trace',
+  DEBUG: 'debug',
+  INFO: 'info',
+  WARN: 'warn',
+  ERROR: 'error',
+};
+
+/** The Temporal SDK logs through pino too, so every line of the process is structured. */
+function routeTemporalLogs(logger: Logger): void {
+  const temporalLogger = logger.child({ component: 'temporal' });
+  try {
+    TemporalRuntime.install({
+      logger: new DefaultLogger('INFO', ({ level, message, meta }) => temporalLogger[PINO_LEVEL[level]](meta ?? {}, message)),
+    });
+  } catch {
+    // Installed already (the runtime was started before in this process): keep the first.
+  }
 }

@@ -1,6 +1,6 @@
 /**
- * `npm start` as a newcomer runs it: the whole product from scripts/start.mjs on a fresh
- * DATA_DIR, stopped with SIGTERM, started again on the same data.
+ * `npm start` as a newcomer runs it: the whole product on a fresh DATA_DIR, stopped with
+ * SIGTERM sent to npm itself, started again on the same data.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -38,7 +38,7 @@ async function productEnv() {
 }
 
 async function start(): Promise<Started> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'scripts/start.mjs')], {
+  const child = spawn('npm', ['start', '--silent'], {
     cwd: ROOT,
     env: await productEnv(),
     stdio: ['ignore', 'pipe', 'pipe'],
