@@ -28,6 +28,11 @@ const schema = z.object({
   RUN_SERVER: flag.default(true),
   RUN_WORKER: flag.default(true),
   WEB_DIST: z.string().min(1).optional(),
+  /** Base64 of 32 random bytes. Unset: generated once under DATA_DIR/master.key (mode 0600). */
+  MASTER_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of exactly 32 bytes')
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: flag.optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),

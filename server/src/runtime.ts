@@ -21,6 +21,7 @@ import { buildApp } from './app';
 import type { Env } from './env';
 import { createHealthChecker } from './health';
 import type { Logger } from './logger';
+import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -120,22 +121,24 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       },
     });
 
+    const masterKey = await loadMasterKey({ masterKey: env.MASTER_KEY, dataDir: env.DATA_DIR });
+    const publicUrl = env.PUBLIC_URL ?? `http://${listenHost(env.HOST)}:${env.PORT}`;
+
     let appUrl: string | undefined;
     {
       const app = await buildApp({
         db,
         logger,
         health,
+        masterKey,
+        publicUrl,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
       });
       // Registered before listen: closing drains in-flight requests first.
       cleanups.push(() => app.close());
       await app.listen({ host: env.HOST, port: env.PORT });
-      const address = app.server.address();
-      const port = typeof address === 'object' && address ? address.port : env.PORT;
-      const host = env.HOST === '0.0.0.0' || env.HOST === '::' ? '127.0.0.1' : env.HOST;
-      if (env.RUN_SERVER) appUrl = env.PUBLIC_URL ?? `http://${host}:${port}`;
+      if (env.RUN_SERVER) appUrl = publicUrl;
     }
 
     return {
@@ -187,4 +190,9 @@ function routeTemporalLogs(logger: Logger): void {
   } catch {
     // Installed already (the runtime was started before in this process): keep the first.
   }
+}
+
+/** The address a local browser uses for a listen address. */
+function listenHost(host: string): string {
+  return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
 }

@@ -2,11 +2,15 @@ import type { Database } from '@purser/db';
 import type { Logger } from '../logger';
 import type { HealthChecker } from '../health';
 
-/** What every procedure can reach. Owner and agent identity join it with the accounts issue. */
+/** What every procedure and route can reach; built once per process. */
 export interface AppDeps {
   db: Database;
   logger: Logger;
   health: HealthChecker;
+  /** Encrypts secrets at rest and derives purpose keys (see secrets.ts). Never logged. */
+  masterKey: Buffer;
+  /** Public base URL of this deployment, e.g. http://127.0.0.1:3000 (issuer URLs, links). */
+  publicUrl: string;
 }
 
 export interface Context extends AppDeps {
