@@ -14,8 +14,10 @@ import { claimLock, isProcessAlive, readLock, releaseLock, updateLock } from './
 import { applyMigrations } from './migrations';
 import { PGliteAdapterFactory, PostgresAdapterFactory } from './adapters';
 import { serveSocket, type SocketServer } from './pglite-socket';
+import { PgListener, type ListenOptions } from './pg-listener';
 
 export * from './generated/enums';
+export type { ListenOptions } from './pg-listener';
 export { Prisma } from './generated/client';
 export type {
   Agent,
@@ -75,6 +77,14 @@ export type Database = {
   /** Where the data lives. A tool reaching a running product's PGlite through its socket gets 'pglite'. */
   kind: 'postgres' | 'pglite';
   ping(): Promise<void>;
+  /**
+   * LISTEN on a channel: onPayload receives the payload of each NOTIFY once its transaction
+   * commits (rolled-back ones are never heard). Resolves once listening; the function it
+   * resolves to stops. PostgreSQL: one dedicated connection per process, re-opened when it
+   * drops (see ListenOptions.onReconnect). PGlite: in-process. Not available to a tool
+   * reaching PGlite through the product's socket.
+   */
+  listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
   close(): Promise<void>;
 };
 
@@ -182,11 +192,19 @@ async function openPostgres(connection: string | pg.Pool, options: { migrate: bo
   const adapter = () => new PostgresAdapterFactory(typeof connection === 'string' ? { connectionString: connection } : connection);
   if (options.migrate) await migrateWith(adapter(), options.logger);
   const prisma = createClient(adapter());
+  const listener = typeof connection === 'string' ? new PgListener(connection, options.logger) : undefined;
   return {
     prisma,
     kind: 'postgres',
     ping: () => ping(prisma),
-    close: () => prisma.$disconnect(),
+    listen(channel, onPayload, listenOptions) {
+      if (!listener) return Promise.reject(new Error('LISTEN is not supported on a tool connection through the PGlite socket'));
+      return listener.listen(channel, onPayload, listenOptions);
+    },
+    async close() {
+      await listener?.close();
+      await prisma.$disconnect();
+    },
   };
 }
 
@@ -201,6 +219,16 @@ async function wrapPglite(
     prisma,
     kind: 'pglite',
     ping: () => ping(prisma),
+    // PGlite is this process's own session: notifications arrive in-process, nothing to reconnect.
+    async listen(channel, onPayload) {
+      const unlisten = await pglite.listen(channel, onPayload);
+      let listening = true;
+      return async () => {
+        if (!listening || pglite.closed) return;
+        listening = false;
+        await unlisten();
+      };
+    },
     async close() {
       await prisma.$disconnect();
       await options.onClose();

@@ -23,7 +23,12 @@ export function testDatabaseKind(): TestDatabaseKind {
   return kind;
 }
 
-export type TestDatabase = { db: Database; cleanup(): Promise<void> };
+export type TestDatabase = {
+  db: Database;
+  /** PostgreSQL only: the test database's URL, for a second connection (another process's view). */
+  databaseUrl?: string;
+  cleanup(): Promise<void>;
+};
 
 /** A fresh database with every migration applied. Call cleanup() when done (afterAll). */
 export async function openTestDatabase(): Promise<TestDatabase> {
@@ -37,6 +42,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const db = await openDatabase({ databaseUrl: server.url, dataDir: '' });
     return {
       db,
+      databaseUrl: server.url,
       async cleanup() {
         await db.close();
         await server.drop();

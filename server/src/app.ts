@@ -5,10 +5,16 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AppError, isAppError } from '@purser/core';
+import { authRoutes, type AuthRateLimits } from './http/auth-routes';
+import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
+import { identityRoutes } from './http/identity-routes';
+import { authenticateOwner } from './services/auth/authenticate-owner';
+import { apiV1Plugin } from './http/api-v1/plugin';
 import { appRouter, type AppRouter } from './trpc/router';
 import type { AppDeps, Context } from './trpc/context';
 
@@ -22,10 +28,12 @@ export interface AppOptions extends AppDeps {
   webDist?: string;
   /** A worker-only process serves /healthz alone, for its container's health check. */
   healthOnly?: boolean;
+  /** Overrides of the /auth/v1 rate limits (tests raise or lower them). */
+  authRateLimits?: Partial<AuthRateLimits>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, ...deps } = options;
+  const { webDist, healthOnly = false, authRateLimits, ...deps } = options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -51,16 +59,27 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (healthOnly) return app;
 
+  // Once for the whole app: /auth/v1 sets the session cookies, every surface reads them.
+  await app.register(fastifyCookie);
+
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: ({ req }): Context => ({ ...deps, requestId: String(req.id) }),
+      createContext: async ({ req }): Promise<Context> => ({
+        ...deps,
+        requestId: String(req.id),
+        owner: await authenticateOwner(deps, { authorization: req.headers.authorization, cookies: req.cookies }),
+      }),
       onError: ({ error, path: procedure }) => {
         if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err: error, procedure }, 'tRPC procedure failed');
       },
     },
   } satisfies FastifyTRPCPluginOptions<AppRouter>);
+  await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits });
+  await app.register(identityRoutes, { deps });
+  await app.register(apiV1Plugin, { deps });
+  await app.register(functionsRoutes, { prefix: FUNCTIONS_PREFIX, deps });
 
   const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {

@@ -23,6 +23,7 @@ import { createHealthChecker } from './health';
 import type { Logger } from './logger';
 import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
+import { createEventBus } from './services/realtime/event-bus';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -126,17 +127,23 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
     let appUrl: string | undefined;
     {
+      // Listens lazily, on the first subscription: a worker-only process never does.
+      const events = createEventBus({ db, logger });
       const app = await buildApp({
         db,
         logger,
         health,
         masterKey,
         publicUrl,
+        events,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
       });
       // Registered before listen: closing drains in-flight requests first.
       cleanups.push(() => app.close());
+      // Runs before app.close(): ending the subscriptions ends their open responses, which
+      // app.close() would otherwise wait for.
+      cleanups.push(() => events.close());
       await app.listen({ host: env.HOST, port: env.PORT });
       if (env.RUN_SERVER) appUrl = publicUrl;
     }

@@ -1,6 +1,8 @@
 import type { Database } from '@purser/db';
 import type { Logger } from '../logger';
 import type { HealthChecker } from '../health';
+import type { AuthenticatedOwner } from '../services/auth/authenticate-owner';
+import type { EventBus } from '../services/realtime/event-bus';
 
 /** What every procedure and route can reach; built once per process. */
 export interface AppDeps {
@@ -11,8 +13,12 @@ export interface AppDeps {
   masterKey: Buffer;
   /** Public base URL of this deployment, e.g. http://127.0.0.1:3000 (issuer URLs, links). */
   publicUrl: string;
+  /** Committed database changes fanned out to subscriptions (services/realtime/event-bus.ts). */
+  events: EventBus;
 }
 
 export interface Context extends AppDeps {
   requestId: string;
+  /** The owner behind the request's session or owner API key; null when signed out. */
+  owner: AuthenticatedOwner | null;
 }

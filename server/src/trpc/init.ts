@@ -3,7 +3,8 @@
  * error formatter exposes AppError codes so every client sees the same stable codes.
  */
 import { initTRPC, TRPCError } from '@trpc/server';
-import { isAppError, type ErrorCode } from '@purser/core';
+import { ZodError } from 'zod';
+import { ACCESS_TOKEN_TTL_SECONDS, AppError, isAppError, type ErrorCode } from '@purser/core';
 import type { Context } from './context';
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
@@ -19,9 +20,27 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
 };
 
 const t = initTRPC.context<Context>().create({
+  // Never send stack traces, whatever NODE_ENV says.
+  isDev: false,
   errorFormatter({ shape, error }) {
     const appError = isAppError(error.cause) ? error.cause : undefined;
-    return { ...shape, data: { ...shape.data, appCode: appError?.code ?? null } };
+    // Input validation answers with its first message, as the spec's forms show it.
+    const issue = error.cause instanceof ZodError ? error.cause.issues[0] : undefined;
+    const { stack: _stack, ...data } = shape.data;
+    return {
+      ...shape,
+      message: issue?.message ?? shape.message,
+      data: { ...data, appCode: appError?.code ?? (issue ? 'VALIDATION_FAILED' : null) },
+    };
+  },
+  // Subscriptions (trpc/realtime) stream over server-sent events. Pings keep idle streams
+  // alive through proxies and let the client notice a dead one; a stream ends after one
+  // access-token lifetime, so the client reconnects with its current credentials and a
+  // signed-out session stops hearing events.
+  sse: {
+    ping: { enabled: true, intervalMs: 15_000 },
+    client: { reconnectAfterInactivityMs: 40_000 },
+    maxDurationMs: ACCESS_TOKEN_TTL_SECONDS * 1000,
   },
 });
 
@@ -38,3 +57,9 @@ const mapAppErrors = t.middleware(async ({ next }) => {
 export type { ErrorCode };
 export const router = t.router;
 export const publicProcedure = t.procedure.use(mapAppErrors);
+
+/** Signed-in owners only (session or owner API key); ctx.owner is non-null past it. */
+export const ownerProcedure = publicProcedure.use(({ ctx, next }) => {
+  if (!ctx.owner) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  return next({ ctx: { owner: ctx.owner } });
+});

@@ -1,8 +1,20 @@
 import { router } from './init';
 import { healthRouter } from './health/router';
+import { authRouter } from './auth/router';
+import { apiKeysRouter } from './api-keys/router';
+import { walletRouter } from './wallet/router';
+import { transactionsRouter } from './transactions/router';
+import { realtimeRouter } from './realtime/router';
+import { agentsRouter } from './agents/router';
 
 export const appRouter = router({
   health: healthRouter,
+  auth: authRouter,
+  apiKeys: apiKeysRouter,
+  wallet: walletRouter,
+  transactions: transactionsRouter,
+  realtime: realtimeRouter,
+  agents: agentsRouter,
 });
 
 export type AppRouter = typeof appRouter;

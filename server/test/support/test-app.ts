@@ -6,18 +6,22 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { openTestDatabase } from '@purser/db/testing';
-import { buildApp } from '../../src/app';
+import { buildApp, type AppOptions } from '../../src/app';
 import { createHealthChecker } from '../../src/health';
+import { createEventBus } from '../../src/services/realtime/event-bus';
 import type { AppDeps } from '../../src/trpc/context';
 
 export interface TestApp {
   app: FastifyInstance;
   deps: AppDeps;
+  /** PostgreSQL only: the database's URL, for a second connection (another process's writes). */
+  databaseUrl?: string;
   cleanup(): Promise<void>;
 }
 
-export async function createTestApp(): Promise<TestApp> {
-  const { db, cleanup } = await openTestDatabase();
+/** `options` adds app options beyond the deps, e.g. `{ authRateLimits: { password: 2 } }`. */
+export async function createTestApp(options: Partial<Omit<AppOptions, keyof AppDeps>> = {}): Promise<TestApp> {
+  const { db, databaseUrl, cleanup } = await openTestDatabase();
   const ok = async () => {};
   const deps: AppDeps = {
     db,
@@ -26,13 +30,17 @@ export async function createTestApp(): Promise<TestApp> {
     health: createHealthChecker({ db, pingTemporal: ok, pingWorker: ok, runWorkflow: ok }),
     masterKey: randomBytes(32),
     publicUrl: 'http://127.0.0.1:3000',
+    events: createEventBus({ db, logger: pino({ level: 'silent' }) }),
   };
-  const app = await buildApp(deps);
+  const app = await buildApp({ ...options, ...deps });
   await app.ready();
   return {
     app,
     deps,
+    databaseUrl,
     async cleanup() {
+      // Ends open subscriptions first: app.close() waits for every response to finish.
+      await deps.events.close();
       await app.close();
       await cleanup();
     },

@@ -1,0 +1,259 @@
+/**
+ * The owner REST API (/api/v1). Each route calls the same service as its tRPC procedure,
+ * with the same zod contract from @purser/core; ownership is checked in the services.
+ */
+import { z } from 'zod';
+import {
+  agentIdSchema,
+  agentTransactionView,
+  agentView,
+  AppError,
+  createAgentInput,
+  createAgentResult,
+  createdOwnerApiKeyView,
+  createOwnerApiKeyInput,
+  deleteAgentResult,
+  fundAgentInput,
+  fundAgentResult,
+  ownerApiKeyListView,
+  ownerApiKeyView,
+  ownerTransactionView,
+  ownerWalletView,
+  rotateAgentApiKeyResult,
+  spendingRulesChanges,
+  topUpWalletInput,
+  topUpWalletResult,
+  verifyCredentialInput,
+  verifyCredentialResult,
+} from '@purser/core';
+import { createAgent } from '../../services/agents/create-agent';
+import { deleteAgent } from '../../services/agents/delete-agent';
+import { getAgent } from '../../services/agents/get-agent';
+import { listAgentTransactions } from '../../services/agents/list-agent-transactions';
+import { listAgents } from '../../services/agents/list-agents';
+import { reactivateAgent } from '../../services/agents/reactivate-agent';
+import { rotateAgentApiKey } from '../../services/agents/rotate-agent-api-key';
+import { suspendAgent } from '../../services/agents/suspend-agent';
+import { updateSpendingRules } from '../../services/agents/update-spending-rules';
+import { createOwnerApiKey } from '../../services/api-keys/create-owner-api-key';
+import { listOwnerApiKeys } from '../../services/api-keys/list-owner-api-key';
+import { revokeOwnerApiKey } from '../../services/api-keys/revoke-owner-api-key';
+import { verifyAgentCredential } from '../../services/identity/verify-agent-credential';
+import { fundAgent } from '../../services/wallets/fund-agent';
+import { getOwnerWallet } from '../../services/wallets/get-owner-wallet';
+import { listOwnerTransactions } from '../../services/wallets/list-owner-transactions';
+import { topUpWallet } from '../../services/wallets/top-up-wallet';
+import { defineRoute, type ApiRoute } from './define-route';
+
+const agentParams = z.object({ agentId: agentIdSchema });
+const apiKeyParams = z.object({ keyId: z.uuid({ error: 'API key id must be a UUID' }) });
+const transactionsQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).optional(),
+});
+
+const wallet = [
+  defineRoute({
+    method: 'GET',
+    path: '/wallet',
+    operationId: 'getWallet',
+    summary: "The owner's custodial wallet: USDC and USDT balances",
+    tag: 'Wallet',
+    response: ownerWalletView,
+    async handler({ deps, owner }) {
+      const view = await getOwnerWallet(deps.db.prisma, owner.userId);
+      if (!view) throw new AppError('NOT_FOUND', 'Wallet not found');
+      return view;
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/wallet/transactions',
+    operationId: 'listWalletTransactions',
+    summary: 'The 10 most recent wallet transactions, newest first',
+    tag: 'Wallet',
+    response: z.array(ownerTransactionView),
+    handler: ({ deps, owner }) => listOwnerTransactions(deps.db.prisma, owner.userId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/wallet/top-up',
+    operationId: 'topUpWallet',
+    summary: 'Add funds to the wallet from the sandbox funding source',
+    tag: 'Wallet',
+    idempotent: true,
+    body: topUpWalletInput,
+    response: topUpWalletResult,
+    async handler({ deps, owner, body, idempotencyKey }) {
+      const result = await topUpWallet(
+        deps.db.prisma,
+        owner.userId,
+        { amount: body.amount, currency: body.currency },
+        { idempotencyKey },
+      );
+      return result.response;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/wallet/fund-agent',
+    operationId: 'fundAgent',
+    summary: "Move funds from the owner's wallet to one of the owner's agents",
+    tag: 'Wallet',
+    idempotent: true,
+    body: fundAgentInput,
+    response: fundAgentResult,
+    async handler({ deps, owner, body, idempotencyKey }) {
+      const result = await fundAgent(
+        deps.db.prisma,
+        owner.userId,
+        { agentId: body.agent_id, amount: body.amount, currency: body.currency },
+        { idempotencyKey },
+      );
+      return result.response;
+    },
+  }),
+];
+
+const agents = [
+  defineRoute({
+    method: 'GET',
+    path: '/agents',
+    operationId: 'listAgents',
+    summary: "The owner's agents with their wallets and spending rules",
+    tag: 'Agents',
+    response: z.array(agentView),
+    handler: ({ deps, owner }) => listAgents(deps, owner.userId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/agents',
+    operationId: 'createAgent',
+    summary: 'Create an agent: DID, keys, wallet, spending rules, credential and an API key shown once',
+    tag: 'Agents',
+    status: 201,
+    body: createAgentInput,
+    response: createAgentResult,
+    handler: ({ deps, owner, body }) => createAgent(deps, owner.userId, body),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/agents/:agentId',
+    operationId: 'getAgent',
+    summary: 'One agent',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentView,
+    handler: ({ deps, owner, params }) => getAgent(deps, owner.userId, params.agentId),
+  }),
+  defineRoute({
+    method: 'PATCH',
+    path: '/agents/:agentId/spending-rules',
+    operationId: 'updateSpendingRules',
+    summary: "Change an agent's spending limits (re-issues its credential)",
+    tag: 'Agents',
+    params: agentParams,
+    body: spendingRulesChanges,
+    response: agentView,
+    handler: ({ deps, owner, params, body }) => updateSpendingRules(deps, owner.userId, { ...body, agent_id: params.agentId }),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/agents/:agentId/suspend',
+    operationId: 'suspendAgent',
+    summary: 'Suspend an agent: its calls get 403 and its credential reads revoked',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentView,
+    handler: ({ deps, owner, params }) => suspendAgent(deps, owner.userId, params.agentId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/agents/:agentId/reactivate',
+    operationId: 'reactivateAgent',
+    summary: 'Reactivate a suspended agent',
+    tag: 'Agents',
+    params: agentParams,
+    response: agentView,
+    handler: ({ deps, owner, params }) => reactivateAgent(deps, owner.userId, params.agentId),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/agents/:agentId',
+    operationId: 'deleteAgent',
+    summary: 'Delete an agent: keys revoked, credential revoked, DID deactivated',
+    tag: 'Agents',
+    params: agentParams,
+    response: deleteAgentResult,
+    handler: ({ deps, owner, params }) => deleteAgent(deps, owner.userId, params.agentId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/agents/:agentId/api-key',
+    operationId: 'rotateAgentApiKey',
+    summary: "Rotate an agent's API key: the old one stops working, the new one is shown once",
+    tag: 'Agents',
+    params: agentParams,
+    response: rotateAgentApiKeyResult,
+    handler: ({ deps, owner, params }) => rotateAgentApiKey(deps, owner.userId, params.agentId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/agents/:agentId/transactions',
+    operationId: 'listAgentTransactions',
+    summary: "An agent's transactions, newest first",
+    tag: 'Agents',
+    params: agentParams,
+    query: transactionsQuery,
+    response: z.array(agentTransactionView),
+    handler: ({ deps, owner, params, query }) => listAgentTransactions(deps, owner.userId, params.agentId, { limit: query.limit }),
+  }),
+];
+
+const apiKeys = [
+  defineRoute({
+    method: 'GET',
+    path: '/api-keys',
+    operationId: 'listApiKeys',
+    summary: "The owner's API keys (never their secrets)",
+    tag: 'API keys',
+    response: ownerApiKeyListView,
+    handler: ({ deps, owner }) => listOwnerApiKeys(deps.db.prisma, owner),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/api-keys',
+    operationId: 'createApiKey',
+    summary: 'Create an owner API key; the key is in this response only',
+    tag: 'API keys',
+    status: 201,
+    body: createOwnerApiKeyInput,
+    response: createdOwnerApiKeyView,
+    handler: ({ deps, owner, body }) => createOwnerApiKey(deps.db.prisma, owner, body),
+  }),
+  defineRoute({
+    method: 'DELETE',
+    path: '/api-keys/:keyId',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an owner API key',
+    tag: 'API keys',
+    params: apiKeyParams,
+    response: ownerApiKeyView,
+    handler: ({ deps, owner, params }) => revokeOwnerApiKey(deps.db.prisma, owner, { id: params.keyId }),
+  }),
+];
+
+const credentials = [
+  defineRoute({
+    method: 'POST',
+    path: '/credentials/verify',
+    operationId: 'verifyCredential',
+    summary: "Verify an agent's SD-JWT VC: signature, expiry and status list (no sign-in needed)",
+    tag: 'Credentials',
+    auth: 'public',
+    body: verifyCredentialInput,
+    response: verifyCredentialResult,
+    handler: ({ deps, body }) => verifyAgentCredential({ ...deps, prisma: deps.db.prisma }, body.credential),
+  }),
+];
+
+export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...apiKeys, ...credentials] as ApiRoute[];

@@ -1,0 +1,51 @@
+/**
+ * Creates an agent in one database transaction: the agent with its DID, an Ed25519 identity
+ * key and a secp256k1 wallet key (both encrypted at rest), its wallet, its spending rules,
+ * its verifiable credential and an API key that is answered this once.
+ *
+ * The wallet's `walletAddress` (the address on the internal ledger rail) is the agent's EVM
+ * address as well: one address names the agent wherever money reaches it, and a payment to it
+ * from another agent can settle on the ledger instead of the chain. Ledger accounts are made
+ * on first use by the ledger service.
+ */
+import { BASE_SEPOLIA_NETWORK, formatAgentDid, type CreateAgentInput, type CreateAgentResult } from '@purser/core';
+import type { TransactionClient } from '@purser/db';
+import { generateAgentKeys } from '../identity/agent-keys';
+import { createAgentApiKeyRow } from './agent-api-key-secret';
+import { newAgentId, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
+import { agentSelect, serializeAgent } from './serialize-agent';
+
+export async function createAgent(deps: AgentServiceDeps, ownerId: string, input: CreateAgentInput): Promise<CreateAgentResult> {
+  const agentId = newAgentId();
+  const keys = generateAgentKeys(deps.masterKey);
+  return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
+    await tx.agent.create({
+      data: {
+        id: agentId,
+        ownerId,
+        name: input.name,
+        description: input.description,
+        did: formatAgentDid(agentId),
+        keys: {
+          create: [keys.identity, keys.evm].map((key) => ({
+            id: key.id,
+            purpose: key.purpose,
+            publicKey: key.publicKey,
+            ciphertext: Uint8Array.from(key.encrypted.ciphertext),
+            iv: Uint8Array.from(key.encrypted.iv),
+            tag: Uint8Array.from(key.encrypted.tag),
+          })),
+        },
+        wallet: {
+          create: { walletAddress: keys.evm.address, evmWalletAddress: keys.evm.address, blockchainNetwork: BASE_SEPOLIA_NETWORK },
+        },
+        spendingRules: { create: { maxTransactionAmount: input.max_transaction_amount, maxDailyLimit: input.max_daily_limit } },
+      },
+      select: { id: true },
+    });
+    await reissueAgentCredential(tx, deps, agentId, { newStatusIndex: false });
+    const apiKey = await createAgentApiKeyRow(tx, agentId);
+    const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: agentSelect });
+    return { agent: serializeAgent(agent), api_key: apiKey };
+  });
+}

@@ -1,0 +1,56 @@
+/**
+ * The shape of an owner API key: `psk_<12 hex>_<43 base64url>`. The first part
+ * (`psk_<12 hex>`) is the visible prefix that finds the row; the whole key is stored only
+ * as its SHA-256, so the key is shown once, when it is created.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { OwnerApiKeyView } from '@purser/core';
+import type { apiKeyPublicSelect, Prisma } from '@purser/db';
+
+export const OWNER_API_KEY_PREFIX = 'psk_';
+const KEY_PATTERN = /^(psk_[0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
+
+export interface GeneratedOwnerApiKey {
+  key: string;
+  prefix: string;
+  keyHash: string;
+}
+
+export function generateOwnerApiKey(): GeneratedOwnerApiKey {
+  const prefix = `${OWNER_API_KEY_PREFIX}${randomBytes(6).toString('hex')}`;
+  const key = `${prefix}_${randomBytes(32).toString('base64url')}`;
+  return { key, prefix, keyHash: hashOwnerApiKey(key) };
+}
+
+/** True for anything that claims to be an owner API key (as opposed to an access JWT). */
+export function looksLikeOwnerApiKey(token: string): boolean {
+  return token.startsWith(OWNER_API_KEY_PREFIX);
+}
+
+/** The prefix of a well-formed key, or null. */
+export function ownerApiKeyPrefix(key: string): string | null {
+  return KEY_PATTERN.exec(key)?.[1] ?? null;
+}
+
+export function hashOwnerApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+export function sameHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export type PublicOwnerApiKey = Prisma.OwnerApiKeyGetPayload<{ select: typeof apiKeyPublicSelect }>;
+
+export function toOwnerApiKeyView(row: PublicOwnerApiKey): OwnerApiKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: row.lastUsedAt?.toISOString() ?? null,
+    revoked_at: row.revokedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,24 @@
+/**
+ * Revokes one of the owner's API keys; it stops authenticating at once. Revoking a revoked
+ * key answers the key as it is. Another owner's key is "not found", never "forbidden", so
+ * ids of other owners' keys cannot be probed.
+ */
+import { AppError, type OwnerApiKeyView, type RevokeOwnerApiKeyInput } from '@purser/core';
+import { apiKeyPublicSelect, type TransactionClient } from '@purser/db';
+import type { AuthenticatedOwner } from '../auth/authenticate-owner';
+import { assertSessionOwner } from './create-owner-api-key';
+import { toOwnerApiKeyView } from './owner-api-key-secret';
+
+export async function revokeOwnerApiKey(
+  prisma: TransactionClient,
+  owner: AuthenticatedOwner,
+  input: RevokeOwnerApiKeyInput,
+  now: Date = new Date(),
+): Promise<OwnerApiKeyView> {
+  assertSessionOwner(owner);
+  const where = { id: input.id, userId: owner.userId };
+  await prisma.ownerApiKey.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } });
+  const row = await prisma.ownerApiKey.findFirst({ where, select: apiKeyPublicSelect });
+  if (!row) throw new AppError('NOT_FOUND', 'API key not found');
+  return toOwnerApiKeyView(row);
+}

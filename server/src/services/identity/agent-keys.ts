@@ -1,0 +1,84 @@
+/**
+ * An agent's key pairs: Ed25519 for its DID (identity) and secp256k1 for its EVM wallet.
+ * Private keys are encrypted with the master key (AES-256-GCM, bound to the AgentKey row id)
+ * before they reach the database and are decrypted only inside the server, never returned
+ * by any route.
+ */
+import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import type { JWK } from 'jose';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { AppError } from '@purser/core';
+import type { AgentKeyPurpose, TransactionClient } from '@purser/db';
+import { decryptSecret, encryptSecret, type EncryptedSecret } from '../../secrets';
+
+export interface NewAgentKey {
+  /** The AgentKey row id, chosen before encrypting so the ciphertext is bound to it. */
+  id: string;
+  purpose: AgentKeyPurpose;
+  /** identity: base64url of the raw 32-byte Ed25519 public key (the JWK's x); evm: 0x04... uncompressed key. */
+  publicKey: string;
+  encrypted: EncryptedSecret;
+}
+
+export interface NewAgentKeys {
+  identity: NewAgentKey;
+  evm: NewAgentKey & { address: `0x${string}` };
+}
+
+/** Additional authenticated data of an agent key's ciphertext. */
+export function agentKeyBinding(agentKeyId: string): string {
+  return `agent-key:${agentKeyId}`;
+}
+
+/** Generates both key pairs and encrypts the private halves; the plaintext keys go out of scope here. */
+export function generateAgentKeys(masterKey: Buffer): NewAgentKeys {
+  const identityId = randomUUID();
+  const { privateKey } = generateKeyPairSync('ed25519');
+  const jwk = privateKey.export({ format: 'jwk' });
+  if (!jwk.d || !jwk.x) throw new Error('Ed25519 key export lacks d or x');
+  const seed = Buffer.from(jwk.d, 'base64url');
+
+  const evmId = randomUUID();
+  const evmPrivateKey = generatePrivateKey();
+  const account = privateKeyToAccount(evmPrivateKey);
+  const evmRaw = Buffer.from(evmPrivateKey.slice(2), 'hex');
+
+  const keys: NewAgentKeys = {
+    identity: {
+      id: identityId,
+      purpose: 'identity',
+      publicKey: jwk.x,
+      encrypted: encryptSecret(masterKey, seed, agentKeyBinding(identityId)),
+    },
+    evm: {
+      id: evmId,
+      purpose: 'evm',
+      publicKey: account.publicKey,
+      address: account.address,
+      encrypted: encryptSecret(masterKey, evmRaw, agentKeyBinding(evmId)),
+    },
+  };
+  seed.fill(0);
+  evmRaw.fill(0);
+  return keys;
+}
+
+/** The Ed25519 public key of an identity AgentKey row as a JWK. */
+export function identityPublicJwk(publicKey: string): JWK {
+  return { kty: 'OKP', crv: 'Ed25519', x: publicKey };
+}
+
+/**
+ * The agent's current private key of a purpose, decrypted: the 32-byte Ed25519 seed or the
+ * 32-byte secp256k1 scalar. For server-side signing only (x402 payments, key-bound
+ * presentations); callers have already authorised the agent or its owner.
+ */
+export async function readAgentPrivateKey(prisma: TransactionClient, masterKey: Buffer, agentId: string, purpose: AgentKeyPurpose): Promise<Buffer> {
+  const row = await prisma.agentKey.findFirst({
+    where: { agentId, purpose, revokedAt: null },
+    orderBy: { createdAt: 'desc' },
+    select: { id: true, ciphertext: true, iv: true, tag: true },
+  });
+  if (!row) throw new AppError('NOT_FOUND', `The agent has no active ${purpose} key`);
+  return decryptSecret(masterKey, { ciphertext: Buffer.from(row.ciphertext), iv: Buffer.from(row.iv), tag: Buffer.from(row.tag) }, agentKeyBinding(row.id));
+}

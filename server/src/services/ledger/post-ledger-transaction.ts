@@ -1,0 +1,207 @@
+/**
+ * The one way money moves: a ledger transaction with balanced entries, posted inside the
+ * caller's database transaction. The database's posting trigger moves account and wallet
+ * balances, CHECK (balance >= 0) refuses overdrafts and a deferred trigger refuses an
+ * unbalanced transaction at COMMIT (prisma/README.md, "Guards in the database"); this module
+ * checks the same things first, under row locks, to give good errors.
+ *
+ * Lock order, the same for every caller, so concurrent movements never deadlock:
+ *   1. owner wallets, by id;  2. agent wallets, by id;  3. ledger accounts, by id.
+ * The posting trigger locks an entry's account and then its wallet, so every wallet a
+ * movement touches is locked before any of its accounts. The get-or-create helpers below
+ * lock their wallet first for the same reason; call them owner side first, then agent side.
+ */
+import { AppError, type Currency } from '@purser/core';
+import { databaseErrorOf } from './database-error';
+import { EXTERNAL_ACCOUNT_IDS, type LedgerAccountKind, type TransactionClient } from '@purser/db';
+
+export interface LedgerEntryInput {
+  accountId: string;
+  /** Signed atomic units: positive credits the account, negative debits it. Never 0. */
+  amount: bigint;
+  currency: Currency;
+}
+
+export interface LedgerTransactionInput {
+  /** deposit, agent_funding, payment, hold, capture, release, ... */
+  type: string;
+  description?: string;
+  paymentIntentId?: string;
+  entries: LedgerEntryInput[];
+}
+
+export interface PostedLedgerTransaction {
+  id: string;
+}
+
+/** The account that stands for the world outside the platform, per currency. */
+export function externalAccountId(currency: Currency): string {
+  return EXTERNAL_ACCOUNT_IDS[currency];
+}
+
+/**
+ * Posts a balanced ledger transaction: checks its shape, locks the wallets and accounts it
+ * touches (in the order above), refuses with INSUFFICIENT_FUNDS any debit that would take
+ * a non-external account below zero, then inserts the transaction and its entries.
+ */
+export async function postLedgerTransaction(tx: TransactionClient, input: LedgerTransactionInput): Promise<PostedLedgerTransaction> {
+  assertBalanced(input);
+  const accountIds = [...new Set(input.entries.map((entry) => entry.accountId))].sort();
+  const accounts = await tx.$queryRaw<AccountRow[]>`
+    SELECT "id"::text AS "id", "kind"::text AS "kind", "currency"::text AS "currency",
+           "owner_wallet_id"::text AS "ownerWalletId", "agent_wallet_id"::text AS "agentWalletId"
+      FROM "ledger_accounts" WHERE "id" = ANY(${accountIds}::uuid[])`;
+  const byId = new Map(accounts.map((account) => [account.id, account]));
+  for (const entry of input.entries) {
+    const account = byId.get(entry.accountId);
+    if (!account) throw new Error(`Ledger account ${entry.accountId} does not exist`);
+    if (account.currency !== entry.currency) {
+      throw new Error(`Ledger entry in ${entry.currency} cannot post to account ${account.id} held in ${account.currency}`);
+    }
+  }
+
+  const ownerWalletIds = unique(accounts.map((account) => account.ownerWalletId));
+  const agentWalletIds = unique(accounts.map((account) => account.agentWalletId));
+  if (ownerWalletIds.length) {
+    await tx.$queryRaw`SELECT "id" FROM "owner_wallets" WHERE "id" = ANY(${ownerWalletIds}::uuid[]) ORDER BY "id" FOR UPDATE`;
+  }
+  if (agentWalletIds.length) {
+    await tx.$queryRaw`SELECT "id" FROM "agent_wallets" WHERE "id" = ANY(${agentWalletIds}::uuid[]) ORDER BY "id" FOR UPDATE`;
+  }
+
+  // The external account is shared by every deposit; it is left to the posting trigger so
+  // it stays locked for the shortest time. It is the only kind allowed below zero anyway.
+  const internalIds = accounts.filter((account) => account.kind !== 'external').map((account) => account.id).sort();
+  if (internalIds.length) {
+    const locked = await tx.$queryRaw<{ id: string; balance: bigint }[]>`
+      SELECT "id"::text AS "id", "balance" FROM "ledger_accounts"
+       WHERE "id" = ANY(${internalIds}::uuid[]) ORDER BY "id" FOR UPDATE`;
+    const net = netByAccount(input.entries);
+    for (const { id, balance } of locked) {
+      if (BigInt(balance) + (net.get(id) ?? 0n) < 0n) throw insufficientFunds();
+    }
+  }
+
+  return insertLedgerTransaction(tx, input);
+}
+
+/**
+ * Inserts a ledger transaction and its entries, in account order, with no checks of its
+ * own: the database's guards are all that stand behind it. postLedgerTransaction is the
+ * way to move money; this is exported so tests can prove the second line of defence.
+ */
+export async function insertLedgerTransaction(tx: TransactionClient, input: LedgerTransactionInput): Promise<PostedLedgerTransaction> {
+  const entries = [...input.entries].sort((a, b) => compare(a.accountId, b.accountId));
+  try {
+    const created = await tx.ledgerTransaction.create({
+      data: { type: input.type, description: input.description ?? '', paymentIntentId: input.paymentIntentId ?? null },
+      select: { id: true },
+    });
+    await tx.ledgerEntry.createMany({
+      data: entries.map((entry) => ({ transactionId: created.id, accountId: entry.accountId, amount: entry.amount, currency: entry.currency })),
+    });
+    return created;
+  } catch (error) {
+    if (isNegativeBalanceViolation(error)) throw insufficientFunds(error);
+    throw error;
+  }
+}
+
+/** A ledger account whose wallet this transaction holds locked, with the wallet's balance. */
+export interface LockedAccount {
+  id: string;
+  /** The wallet's balance in the account's currency, read under the lock (atomic units). */
+  balance: bigint;
+}
+
+/**
+ * The owner wallet's ledger account in `currency`, created on first use (sign-up creates
+ * only the wallet row). Locks the wallet row first (see the lock order above), so the
+ * balance it returns stays true until commit and a caller can refuse an overdraft early.
+ */
+export async function getOrCreateOwnerAccount(tx: TransactionClient, ownerWalletId: string, currency: Currency): Promise<LockedAccount> {
+  // One round trip under the lock: the wallet row (locked) and its account, if it exists yet.
+  const [wallet] = await tx.$queryRaw<LockedWallet[]>`
+    SELECT w."balance_usdc" AS "usdc", w."balance_usdt" AS "usdt", a."id"::text AS "accountId"
+      FROM "owner_wallets" w
+      LEFT JOIN "ledger_accounts" a
+        ON a."owner_wallet_id" = w."id" AND a."kind" = 'owner' AND a."currency" = ${currency}::"Currency"
+     WHERE w."id" = ${ownerWalletId}::uuid
+       FOR UPDATE OF w`;
+  if (!wallet) throw new AppError('NOT_FOUND', 'Wallet not found');
+  const id = wallet.accountId ?? (await createAccount(tx, { kind: 'owner', currency, ownerWalletId }));
+  return { id, balance: balanceIn(wallet, currency) };
+}
+
+/** The agent wallet's spendable ledger account in `currency`, created on first use. */
+export async function getOrCreateAgentAccount(tx: TransactionClient, agentWalletId: string, currency: Currency): Promise<LockedAccount> {
+  const [wallet] = await tx.$queryRaw<LockedWallet[]>`
+    SELECT w."balance_usdc" AS "usdc", w."balance_usdt" AS "usdt", a."id"::text AS "accountId"
+      FROM "agent_wallets" w
+      LEFT JOIN "ledger_accounts" a
+        ON a."agent_wallet_id" = w."id" AND a."kind" = 'agent' AND a."currency" = ${currency}::"Currency"
+     WHERE w."id" = ${agentWalletId}::uuid
+       FOR UPDATE OF w`;
+  if (!wallet) throw new AppError('NOT_FOUND', 'Agent wallet not found');
+  const id = wallet.accountId ?? (await createAccount(tx, { kind: 'agent', currency, agentWalletId }));
+  return { id, balance: balanceIn(wallet, currency) };
+}
+
+type LockedWallet = { usdc: bigint; usdt: bigint; accountId: string | null };
+
+function balanceIn(wallet: LockedWallet, currency: Currency): bigint {
+  return BigInt(currency === 'USDC' ? wallet.usdc : wallet.usdt);
+}
+
+type AccountHolder = { kind: LedgerAccountKind; currency: Currency } & ({ ownerWalletId: string } | { agentWalletId: string });
+
+async function createAccount(tx: TransactionClient, holder: AccountHolder): Promise<string> {
+  // ON CONFLICT DO NOTHING: the wallet lock serialises creators, but a creator that locked the
+  // wallet another way is not refused, only ignored.
+  await tx.ledgerAccount.createMany({ data: [holder], skipDuplicates: true });
+  const where =
+    'ownerWalletId' in holder
+      ? { ownerWalletId_kind_currency: { ownerWalletId: holder.ownerWalletId, kind: holder.kind, currency: holder.currency } }
+      : { agentWalletId_kind_currency: { agentWalletId: holder.agentWalletId, kind: holder.kind, currency: holder.currency } };
+  const created = await tx.ledgerAccount.findUniqueOrThrow({ where, select: { id: true } });
+  return created.id;
+}
+
+type AccountRow = { id: string; kind: LedgerAccountKind; currency: Currency; ownerWalletId: string | null; agentWalletId: string | null };
+
+function assertBalanced(input: LedgerTransactionInput): void {
+  if (!input.entries.length) throw new Error('A ledger transaction needs entries');
+  const sums = new Map<Currency, bigint>();
+  for (const entry of input.entries) {
+    if (typeof entry.amount !== 'bigint' || entry.amount === 0n) throw new Error('Ledger entry amounts are non-zero bigints');
+    sums.set(entry.currency, (sums.get(entry.currency) ?? 0n) + entry.amount);
+  }
+  for (const [currency, sum] of sums) {
+    if (sum !== 0n) throw new Error(`Ledger transaction does not balance: its ${currency} entries sum to ${sum}, not 0`);
+  }
+}
+
+function netByAccount(entries: LedgerEntryInput[]): Map<string, bigint> {
+  const net = new Map<string, bigint>();
+  for (const entry of entries) net.set(entry.accountId, (net.get(entry.accountId) ?? 0n) + entry.amount);
+  return net;
+}
+
+function unique(values: (string | null)[]): string[] {
+  return [...new Set(values.filter((value): value is string => value !== null))].sort();
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** 422 INSUFFICIENT_FUNDS 'Insufficient balance', the same wherever an overdraft is refused. */
+export function insufficientFunds(cause?: unknown): AppError {
+  return new AppError('INSUFFICIENT_FUNDS', 'Insufficient balance', { cause });
+}
+
+/** CHECK (balance >= 0) on an account or wallet, raised through the posting trigger. */
+function isNegativeBalanceViolation(error: unknown): boolean {
+  const database = databaseErrorOf(error);
+  return database?.code === '23514' && /_not_negative"?/.test(database.message);
+}

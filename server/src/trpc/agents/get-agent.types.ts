@@ -1,0 +1,4 @@
+import { agentIdInput, agentView } from '@purser/core';
+
+export const getAgentInput = agentIdInput;
+export const getAgentOutput = agentView;

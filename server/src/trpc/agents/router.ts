@@ -1,0 +1,22 @@
+import { router } from '../init';
+import { createAgent } from './create-agent';
+import { deleteAgent } from './delete-agent';
+import { getAgent } from './get-agent';
+import { listAgentTransactions } from './list-agent-transactions';
+import { listAgents } from './list-agents';
+import { reactivateAgent } from './reactivate-agent';
+import { rotateAgentApiKey } from './rotate-agent-api-key';
+import { suspendAgent } from './suspend-agent';
+import { updateSpendingRules } from './update-spending-rules';
+
+export const agentsRouter = router({
+  list: listAgents,
+  get: getAgent,
+  create: createAgent,
+  updateSpendingRules,
+  suspend: suspendAgent,
+  reactivate: reactivateAgent,
+  delete: deleteAgent,
+  rotateApiKey: rotateAgentApiKey,
+  transactions: listAgentTransactions,
+});

@@ -1,0 +1,7 @@
+import { router } from '../init';
+import { agentChanges } from './agent-changes';
+import { transactionCreated } from './transaction-created';
+import { walletChanges } from './wallet-changes';
+
+/** Live updates for the dashboard, as tRPC subscriptions over server-sent events. */
+export const realtimeRouter = router({ walletChanges, agentChanges, transactionCreated });

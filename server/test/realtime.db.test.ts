@@ -1,0 +1,393 @@
+/**
+ * Live updates: tRPC subscriptions over real HTTP server-sent events, fed by the database's
+ * change notifications (PostgreSQL LISTEN/NOTIFY or PGlite in-process), against a real
+ * database (PURSER_TEST_DB).
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXTERNAL_ACCOUNT_IDS, userPublicSelect, type PrismaClient } from '@purser/db';
+import { testDatabaseKind } from '@purser/db/testing';
+import { issueSession } from '../src/services/auth/issue-session';
+import { createEventBus, type BusMessage, type RealtimeTopic } from '../src/services/realtime/event-bus';
+import { createTestApp, type TestApp } from './support/test-app';
+
+let t: TestApp;
+let baseUrl: string;
+let prisma: PrismaClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  prisma = t.deps.db.prisma;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+// ---------------------------------------------------------------- owners and money
+
+type Owner = { userId: string; walletId: string; accountId: string; token: string };
+
+async function createOwner(app: TestApp = t): Promise<Owner> {
+  const db = app.deps.db.prisma;
+  const user = await db.user.create({
+    data: { email: `${randomUUID()}@example.test`, passwordHash: 'not-a-real-hash', fullName: 'Realtime Owner' },
+    select: userPublicSelect,
+  });
+  const wallet = await db.ownerWallet.create({ data: { userId: user.id }, select: { id: true } });
+  const account = await db.ledgerAccount.create({
+    data: { kind: 'owner', currency: 'USDC', ownerWalletId: wallet.id },
+    select: { id: true },
+  });
+  const session = await issueSession(app.deps, db, user);
+  return { userId: user.id, walletId: wallet.id, accountId: account.id, token: session.access_token };
+}
+
+/** A balanced deposit from the outside world; `balanced: false` is refused at commit. */
+function deposit(owner: Owner, amount: bigint, options: { balanced?: boolean; db?: PrismaClient } = {}) {
+  const debit = options.balanced === false ? amount * 2n : amount;
+  return (options.db ?? prisma).ledgerTransaction.create({
+    data: {
+      type: 'deposit',
+      entries: {
+        create: [
+          { accountId: EXTERNAL_ACCOUNT_IDS.USDC, amount: -debit, currency: 'USDC' },
+          { accountId: owner.accountId, amount, currency: 'USDC' },
+        ],
+      },
+    },
+    select: { id: true },
+  });
+}
+
+function createAgent(ownerId: string, db: PrismaClient = prisma) {
+  const id = randomUUID();
+  return db.agent.create({ data: { id, ownerId, name: 'Realtime agent', did: `did:agnic:${id}` }, select: { id: true } });
+}
+
+// ---------------------------------------------------------------- server-sent events
+
+type SseEvent = { event: string; data: string };
+
+/**
+ * One subscription over HTTP, read as text/event-stream. `message()` is the next data event
+ * parsed (pings and the 'connected' event are skipped).
+ */
+async function subscribe(procedure: string, options: { token?: string; input?: unknown; url?: string } = {}) {
+  const url = new URL(`/trpc/realtime.${procedure}`, options.url ?? baseUrl);
+  if (options.input !== undefined) url.searchParams.set('input', JSON.stringify(options.input));
+  const abort = new AbortController();
+  const response = await fetch(url, {
+    headers: { accept: 'text/event-stream', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) },
+    signal: abort.signal,
+  });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const pending: SseEvent[] = [];
+  let ended = false;
+
+  const readEvent = async (timeoutMs: number): Promise<SseEvent | null> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const queued = pending.shift();
+      if (queued) return queued;
+      if (ended) return null;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`No event from ${procedure} within ${timeoutMs} ms`);
+      let timer: NodeJS.Timeout | undefined;
+      const chunk = await Promise.race([
+        reader.read(),
+        new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), remaining);
+        }),
+      ]).finally(() => clearTimeout(timer));
+      if (chunk === 'timeout') continue;
+      if (chunk.done) {
+        ended = true;
+        continue;
+      }
+      buffer += chunk.value;
+      // Events end with a blank line; fields are "name: value" lines.
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const fields = new Map<string, string>();
+        for (const line of block.split('\n')) {
+          const colon = line.indexOf(':');
+          if (colon > 0) fields.set(line.slice(0, colon), line.slice(colon + 1).trimStart());
+        }
+        if (fields.has('event') || fields.has('data')) {
+          pending.push({ event: fields.get('event') ?? 'message', data: fields.get('data') ?? '' });
+        }
+      }
+    }
+  };
+
+  return {
+    /** The next data event, parsed; null once the stream ended. */
+    async message(timeoutMs = 5_000): Promise<unknown> {
+      for (;;) {
+        const event = await readEvent(timeoutMs);
+        if (event === null) return null;
+        if (event.event === 'ping' || event.event === 'connected') continue;
+        if (event.event === 'message') return JSON.parse(event.data) as unknown;
+        return { [event.event]: event.data ? (JSON.parse(event.data) as unknown) : null };
+      }
+    },
+    close() {
+      abort.abort();
+    },
+  };
+}
+
+type Stream = Awaited<ReturnType<typeof subscribe>>;
+
+/** Subscribes and waits for 'sync': from then on every committed change is delivered. */
+async function live(procedure: string, owner: Owner, input?: unknown): Promise<Stream> {
+  const stream = await subscribe(procedure, { token: owner.token, input });
+  expect(await stream.message()).toEqual({ type: 'sync' });
+  return stream;
+}
+
+async function until(condition: () => boolean | Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+// ---------------------------------------------------------------- the subscriptions
+
+describe('realtime subscriptions over server-sent events', () => {
+  it('refuse a signed-out caller with UNAUTHORIZED', async () => {
+    const stream = await subscribe('walletChanges');
+    const message = (await stream.message()) as { 'serialized-error': { data: { code: string } } };
+    expect(message['serialized-error'].data.code).toBe('UNAUTHORIZED');
+    stream.close();
+  });
+
+  it("deliver a committed balance change of an owner's wallet to that owner and not to another owner", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const aStream = await live('walletChanges', a);
+    const bStream = await live('walletChanges', b);
+
+    await expect(deposit(a, 1_000_000n, { balanced: false })).rejects.toThrow(/does not balance/);
+    await deposit(a, 5_000_000n);
+    expect(await aStream.message()).toEqual({ type: 'changed', walletId: a.walletId });
+
+    // B's first event is B's own deposit: A's change never reached B's stream.
+    await deposit(b, 2_000_000n);
+    expect(await bStream.message()).toEqual({ type: 'changed', walletId: b.walletId });
+    aStream.close();
+    bStream.close();
+  });
+
+  it("deliver agent creation, updates, funding and deletion to the owner's agent subscription only", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const aStream = await live('agentChanges', a);
+    const bStream = await live('agentChanges', b);
+
+    const agent = await createAgent(a.userId);
+    expect(await aStream.message()).toEqual({ type: 'changed', agentId: agent.id, change: 'created' });
+    await prisma.agent.update({ where: { id: agent.id }, data: { status: 'suspended' } });
+    expect(await aStream.message()).toEqual({ type: 'changed', agentId: agent.id, change: 'updated' });
+
+    // Its wallet opening and being funded change the agent card too.
+    const wallet = await prisma.agentWallet.create({ data: { agentId: agent.id, walletAddress: `agnic_${agent.id}` }, select: { id: true } });
+    expect(await aStream.message()).toEqual({ type: 'changed', agentId: agent.id, change: 'updated' });
+    const account = await prisma.ledgerAccount.create({ data: { kind: 'agent', currency: 'USDC', agentWalletId: wallet.id }, select: { id: true } });
+    await deposit(a, 2_000_000n);
+    await prisma.ledgerTransaction.create({
+      data: {
+        type: 'agent_funding',
+        entries: {
+          create: [
+            { accountId: a.accountId, amount: -1_000_000n, currency: 'USDC' },
+            { accountId: account.id, amount: 1_000_000n, currency: 'USDC' },
+          ],
+        },
+      },
+    });
+    expect(await aStream.message()).toEqual({ type: 'changed', agentId: agent.id, change: 'updated' });
+
+    const doomed = await createAgent(a.userId);
+    expect(await aStream.message()).toEqual({ type: 'changed', agentId: doomed.id, change: 'created' });
+    await prisma.agent.delete({ where: { id: doomed.id } });
+    expect(await aStream.message()).toEqual({ type: 'changed', agentId: doomed.id, change: 'deleted' });
+
+    const bAgent = await createAgent(b.userId);
+    expect(await bStream.message()).toEqual({ type: 'changed', agentId: bAgent.id, change: 'created' });
+    aStream.close();
+    bStream.close();
+  });
+
+  it('deliver a new wallet transaction to its owner once committed, and never a rolled-back one', async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const aStream = await live('transactionCreated', a);
+    const bStream = await live('transactionCreated', b);
+    const record = (owner: Owner, db: Pick<PrismaClient, 'ownerTransaction'> = prisma) =>
+      db.ownerTransaction.create({
+        data: { walletId: owner.walletId, type: 'deposit', amount: 1_000_000n, currency: 'USDC' },
+        select: { id: true },
+      });
+
+    await expect(
+      prisma.$transaction(async (tx) => {
+        await record(a, tx);
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    const committed = await record(a);
+    expect(await aStream.message()).toEqual({ type: 'created', id: committed.id, walletId: a.walletId });
+
+    const bCommitted = await record(b);
+    expect(await bStream.message()).toEqual({ type: 'created', id: bCommitted.id, walletId: b.walletId });
+    aStream.close();
+    bStream.close();
+  });
+
+  it("deliver an agent's new transactions to its owner when asked for that agent, and nothing to another owner naming it", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const agent = await createAgent(a.userId);
+    const other = await createAgent(a.userId);
+    const aStream = await live('transactionCreated', a, { agentId: agent.id });
+    const bStream = await live('transactionCreated', b, { agentId: agent.id });
+    const record = (agentId: string) =>
+      prisma.agentTransaction.create({
+        data: { agentId, type: 'mcp_payment', amount: 10_000n, currency: 'USDC' },
+        select: { id: true },
+      });
+
+    await record(other.id); // another agent of the same owner: filtered out
+    const paid = await record(agent.id);
+    expect(await aStream.message()).toEqual({ type: 'created', id: paid.id, agentId: agent.id });
+    await expect(bStream.message(300)).rejects.toThrow(/No event/);
+    aStream.close();
+    bStream.close();
+  });
+
+  it('refuse a malformed agent id with BAD_REQUEST', async () => {
+    const a = await createOwner();
+    const stream = await subscribe('transactionCreated', { token: a.token, input: { agentId: 'not-a-uuid' } });
+    const message = (await stream.message()) as { 'serialized-error': { data: { code: string } } };
+    expect(message['serialized-error'].data.code).toBe('BAD_REQUEST');
+    stream.close();
+  });
+
+  it('drop the subscription of a client that disconnects', async () => {
+    const a = await createOwner();
+    const before = t.deps.events.subscriptionCount();
+    const stream = await live('walletChanges', a);
+    expect(t.deps.events.subscriptionCount()).toBe(before + 1);
+    stream.close();
+    await until(() => t.deps.events.subscriptionCount() === before, 'the subscription to be dropped');
+  });
+
+  it('end open streams with a retryable error when the server shuts down, so clients reconnect elsewhere', async () => {
+    const other = await createTestApp();
+    try {
+      const url = await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const owner = await createOwner(other);
+      const stream = await subscribe('walletChanges', { token: owner.token, url });
+      expect(await stream.message()).toEqual({ type: 'sync' });
+
+      await other.deps.events.close();
+      const message = (await stream.message()) as { 'serialized-error': { data: { code: string } } };
+      expect(message['serialized-error'].data.code).toBe('SERVICE_UNAVAILABLE');
+      expect(await stream.message()).toBeNull();
+      // With no stream left open, the server closes at once.
+      await other.app.close();
+    } finally {
+      await other.cleanup();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- the event bus
+
+describe('event bus', () => {
+  async function take<T extends RealtimeTopic>(iterator: AsyncIterator<BusMessage<T>>): Promise<BusMessage<T>> {
+    const result = await iterator.next();
+    if (result.done) throw new Error('the subscription ended');
+    return result.value;
+  }
+
+  it('collapses the events of a subscriber that falls behind into one sync', async () => {
+    const events = createEventBus({ db: t.deps.db, logger: pino({ level: 'silent' }) }, { maxQueue: 2 });
+    try {
+      const owner = await createOwner();
+      const slow = events.subscribe({ ownerId: owner.userId, topics: ['wallet', 'agents'] });
+      const watcher = events.subscribe({ ownerId: owner.userId, topics: ['wallet'] });
+      expect(await take(slow)).toEqual({ type: 'sync' });
+      expect(await take(watcher)).toEqual({ type: 'sync' });
+
+      // The slow subscriber reads nothing while three agents are created: its queue overflows.
+      for (let i = 0; i < 3; i++) await createAgent(owner.userId);
+      await deposit(owner, 1_000_000n);
+      const walletEvent = { type: 'event', event: { topic: 'wallet', ownerId: owner.userId, walletId: owner.walletId } };
+      // Announcements arrive in commit order, so once the watcher has the deposit, so has the slow one.
+      expect(await take(watcher)).toEqual(walletEvent);
+
+      expect(await take(slow)).toEqual({ type: 'sync' });
+      expect(await take(slow)).toEqual(walletEvent);
+      await slow.return();
+      await watcher.return();
+      expect(events.subscriptionCount()).toBe(0);
+    } finally {
+      await events.close();
+    }
+  });
+});
+
+// ---------------------------------------------------------------- across processes
+
+// PGlite is one in-process session; only PostgreSQL has other connections to write through.
+if (testDatabaseKind() === 'postgres') {
+  describe('realtime on PostgreSQL', () => {
+    it('delivers a change committed through another database connection, as another process would make it', async () => {
+      const a = await createOwner();
+      const stream = await live('walletChanges', a);
+      const other = new pg.Client({ connectionString: t.databaseUrl });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        const { rows } = await other.query<{ id: string }>(
+          `INSERT INTO ledger_transactions (id, type) VALUES (gen_random_uuid(), 'deposit') RETURNING id`,
+        );
+        await other.query(
+          `INSERT INTO ledger_entries (id, transaction_id, account_id, amount, currency)
+           VALUES (gen_random_uuid(), $1, $2, -7000000, 'USDC'), (gen_random_uuid(), $1, $3, 7000000, 'USDC')`,
+          [rows[0]!.id, EXTERNAL_ACCOUNT_IDS.USDC, a.accountId],
+        );
+        await other.query('COMMIT');
+      } finally {
+        await other.end();
+      }
+      expect(await stream.message()).toEqual({ type: 'changed', walletId: a.walletId });
+      stream.close();
+    });
+
+    it('asks every subscriber to re-read after the listening connection was cut and restored', async () => {
+      const a = await createOwner();
+      const stream = await live('agentChanges', a);
+      await prisma.$queryRaw`
+        SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+         WHERE datname = current_database() AND application_name = 'purser-listen'`;
+      expect(await stream.message()).toEqual({ type: 'sync' });
+
+      const agent = await createAgent(a.userId);
+      expect(await stream.message()).toEqual({ type: 'changed', agentId: agent.id, change: 'created' });
+      stream.close();
+    });
+  });
+}
