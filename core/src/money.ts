@@ -75,6 +75,14 @@ export function toDecimalString(units: bigint): string {
   return `${negative ? '-' : ''}${whole}${fraction ? `.${fraction}` : ''}`;
 }
 
+/**
+ * Dollars as a JSON number for the spec's response fields. Exact for any amount below
+ * 2^53 atomic units (about 9 billion dollars); the *_exact decimal strings carry the rest.
+ */
+export function toDollars(units: bigint): number {
+  return Number(toDecimalString(units));
+}
+
 /** Display form with two decimals, rounded half away from zero: 1_234_567n -> "1.23". */
 export function formatDollars(units: bigint): string {
   const negative = units < 0n;

@@ -38,6 +38,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
+    trustProxy: deps.trustProxy ?? false,
   });
 
   app.setErrorHandler((error, request, reply) => {

@@ -15,6 +15,8 @@ const schema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   PUBLIC_URL: z.url().optional(),
+  /** Behind a reverse proxy: trust X-Forwarded-For so rate limits see client addresses. */
+  TRUST_PROXY: flag.default(false),
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()

@@ -135,6 +135,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         health,
         masterKey,
         publicUrl,
+        trustProxy: env.TRUST_PROXY,
         events,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,

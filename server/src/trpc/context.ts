@@ -11,6 +11,8 @@ export interface AppDeps {
   health: HealthChecker;
   /** Encrypts secrets at rest and derives purpose keys (see secrets.ts). Never logged. */
   masterKey: Buffer;
+  /** Trust X-Forwarded-* from a reverse proxy (rate limits key on the client address). */
+  trustProxy?: boolean;
   /** Public base URL of this deployment, e.g. http://127.0.0.1:3000 (issuer URLs, links). */
   publicUrl: string;
   /** Committed database changes fanned out to subscriptions (services/realtime/event-bus.ts). */

@@ -3,15 +3,11 @@
  * numbers (the spec's shape) with full-precision decimal strings beside them (`*_exact`),
  * dates as ISO strings. Key material and hashes are never selected (agentSelect).
  */
-import { agentCredentialView, toDecimalString, type AgentCredentialView, type AgentTransactionView, type AgentView } from '@purser/core';
+import { agentCredentialView, toDecimalString, toDollars, type AgentCredentialView, type AgentTransactionView, type AgentView } from '@purser/core';
 import { agentSelect, type Prisma } from '@purser/db';
 
 export { agentSelect };
 export type AgentRow = Prisma.AgentGetPayload<{ select: typeof agentSelect }>;
-
-export function toDollars(units: bigint): number {
-  return Number(toDecimalString(units));
-}
 
 function readCredential(value: unknown): AgentCredentialView | null {
   const parsed = agentCredentialView.safeParse(value);

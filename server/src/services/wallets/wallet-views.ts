@@ -2,12 +2,8 @@
  * Database rows to the wire shapes of core/src/contracts/wallets.ts: dollars as numbers for
  * display, full-precision decimal strings beside them, dates as ISO strings.
  */
-import { toDecimalString, type AgentWalletBalanceView, type OwnerTransactionView, type OwnerWalletView } from '@purser/core';
+import { toDecimalString, toDollars, type AgentWalletBalanceView, type OwnerTransactionView, type OwnerWalletView } from '@purser/core';
 import type { Currency } from '@purser/db';
-
-export function toDollars(units: bigint): number {
-  return Number(toDecimalString(units));
-}
 
 export function toOwnerWalletView(row: { id: string; userId: string; balanceUsdc: bigint; balanceUsdt: bigint }): OwnerWalletView {
   return {
