@@ -1,0 +1,609 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { AppError } from '../errors';
+import { KYA_TIER_CAPS, type KyaTier } from '../kya';
+import { parseAmount } from '../money';
+import {
+  evaluatePolicy,
+  POLICY_RULE_CODES,
+  type PolicyAgent,
+  type PolicyDocument,
+  type PolicyEvaluation,
+  type PolicyIntent,
+  type PolicyUsage,
+} from './evaluate-policy';
+import { policyRulesSchema, type PolicyRulesDocument } from './policy-rules';
+
+const $ = (dollars: number | string): bigint => parseAmount(dollars, { allowZero: true });
+
+/** Wednesday 15 January 2025, 12:00 UTC. */
+const WEDNESDAY_NOON = new Date('2025-01-15T12:00:00Z');
+
+function policy(rules: PolicyRulesDocument, options: Partial<Omit<PolicyDocument, 'rules'>> = {}): PolicyDocument {
+  return { id: 'policy-1', name: 'Test policy', version: 1, shadow: false, ...options, rules: policyRulesSchema.parse(rules) };
+}
+
+interface Scenario {
+  intent?: Partial<PolicyIntent>;
+  agent?: { kyaTier?: KyaTier; spendingRules?: Partial<PolicyAgent['spendingRules']> };
+  rules?: PolicyRulesDocument;
+  policies?: PolicyDocument[];
+  usage?: Partial<PolicyUsage>;
+  at?: Date;
+  timeZone?: string;
+}
+
+/**
+ * A high-tier agent with roomy spending rules, so a test sees only the rule it is about.
+ * `rules` is shorthand for one enforced policy.
+ */
+function evaluate(scenario: Scenario = {}): PolicyEvaluation {
+  return evaluatePolicy({
+    intent: { amount: $(10), currency: 'USDC', ...scenario.intent },
+    agent: {
+      kyaTier: scenario.agent?.kyaTier ?? 'high',
+      spendingRules: { maxTransactionAmount: $(5_000), maxDailyLimit: $(20_000), approvalThreshold: null, ...scenario.agent?.spendingRules },
+    },
+    policies: scenario.policies ?? (scenario.rules ? [policy(scenario.rules)] : []),
+    usage: { spentInWindow: 0n, spentThisMonth: 0n, ...scenario.usage },
+    at: scenario.at ?? WEDNESDAY_NOON,
+    timeZone: scenario.timeZone ?? 'UTC',
+  });
+}
+
+function codes(result: PolicyEvaluation): string[] {
+  return result.fired.map((entry) => entry.code);
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('the agent spending rules', () => {
+  it('allow a payment exactly at the maximum per transaction and refuse one atomic unit more', () => {
+    const agent = { spendingRules: { maxTransactionAmount: $(100) } };
+    expect(evaluate({ agent, intent: { amount: $(100) } })).toMatchObject({ decision: 'allow', fired: [] });
+    const over = evaluate({ agent, intent: { amount: $(100) + 1n } });
+    expect(over.decision).toBe('deny');
+    expect(over.fired).toEqual([
+      {
+        rule: 'agent.maxTransactionAmount',
+        outcome: 'deny',
+        code: 'MAX_PER_TRANSACTION_EXCEEDED',
+        message: "The agent's spending rules allow at most $100.00 per payment; this payment is $100.000001.",
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('allow spending up to the daily limit over the rolling 24 hours and refuse one atomic unit more', () => {
+    const agent = { spendingRules: { maxDailyLimit: $(1_000) } };
+    expect(evaluate({ agent, intent: { amount: $(60) }, usage: { spentInWindow: $(940) } }).decision).toBe('allow');
+    const over = evaluate({ agent, intent: { amount: $(60) }, usage: { spentInWindow: $(940) + 1n } });
+    expect(over.decision).toBe('deny');
+    expect(over.fired[0]).toMatchObject({
+      rule: 'agent.maxDailyLimit',
+      code: 'DAILY_LIMIT_EXCEEDED',
+      message:
+        "The agent's spending rules allow $1,000.00 in any 24 hours; $940.000001 was spent in the last 24 hours, so this payment of $60.00 would make it $1,000.000001.",
+    });
+  });
+
+  it('ask for approval above the approval threshold but not at it', () => {
+    const agent = { spendingRules: { approvalThreshold: $(25) } };
+    expect(evaluate({ agent, intent: { amount: $(25) } }).decision).toBe('allow');
+    const over = evaluate({ agent, intent: { amount: $(25) + 1n } });
+    expect(over.decision).toBe('require_approval');
+    expect(over.fired).toEqual([
+      {
+        rule: 'agent.approvalThreshold',
+        outcome: 'require_approval',
+        code: 'APPROVAL_THRESHOLD_EXCEEDED',
+        message: "The agent's spending rules send payments above $25.00 to the owner for approval; this payment is $25.000001.",
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('never ask for approval when the threshold is null', () => {
+    expect(evaluate({ agent: { spendingRules: { approvalThreshold: null } }, intent: { amount: $(5_000) } }).decision).toBe('allow');
+  });
+});
+
+describe('the KYA tier caps', () => {
+  const roomy = { maxTransactionAmount: $(100_000), maxDailyLimit: $(1_000_000) };
+
+  it('let each tier pay exactly its per-transaction cap and refuse one atomic unit more', () => {
+    for (const tier of ['pseudonymous', 'basic', 'moderate', 'high'] as const) {
+      const cap = KYA_TIER_CAPS[tier].perTransaction;
+      expect(evaluate({ agent: { kyaTier: tier, spendingRules: roomy }, intent: { amount: cap } }).decision, tier).toBe('allow');
+      const over = evaluate({ agent: { kyaTier: tier, spendingRules: roomy }, intent: { amount: cap + 1n } });
+      expect(over.decision, tier).toBe('deny');
+      expect(over.fired.map((entry) => [entry.rule, entry.code]), tier).toEqual([['kyaTierCap.perTransaction', 'KYA_TIER_CAP_EXCEEDED']]);
+    }
+  });
+
+  it('let each tier spend exactly its daily cap over the rolling 24 hours and refuse one atomic unit more', () => {
+    for (const tier of ['pseudonymous', 'basic', 'moderate', 'high'] as const) {
+      const { perDay } = KYA_TIER_CAPS[tier];
+      const agent = { kyaTier: tier, spendingRules: roomy };
+      expect(evaluate({ agent, intent: { amount: 1n }, usage: { spentInWindow: perDay - 1n } }).decision, tier).toBe('allow');
+      const over = evaluate({ agent, intent: { amount: 1n }, usage: { spentInWindow: perDay } });
+      expect(over.fired.map((entry) => [entry.rule, entry.code]), tier).toEqual([['kyaTierCap.perDay', 'KYA_TIER_CAP_EXCEEDED']]);
+    }
+  });
+
+  it('apply even when the agent spending rules allow more, and say which tier the payment needs', () => {
+    const result = evaluate({
+      agent: { kyaTier: 'pseudonymous', spendingRules: { maxTransactionAmount: $(100), maxDailyLimit: $(1_000) } },
+      intent: { amount: $(50) },
+    });
+    expect(result.decision).toBe('deny');
+    expect(result.fired[0]?.message).toBe(
+      "The agent's KYA tier pseudonymous allows at most $10.00 per payment; this payment is $50.00. It needs at least the basic tier.",
+    );
+  });
+
+  it('refuse an agent below the tier the intent asks for and pass one at or above it', () => {
+    const low = evaluate({ agent: { kyaTier: 'pseudonymous' }, intent: { amount: $(1), kyaTier: 'basic' } });
+    expect(low.decision).toBe('deny');
+    expect(low.fired).toEqual([
+      {
+        rule: 'intent.kyaTier',
+        outcome: 'deny',
+        code: 'KYA_TIER_TOO_LOW',
+        message: 'The intent asks for an agent of KYA tier basic or above; this agent is pseudonymous.',
+        shadow: false,
+      },
+    ]);
+    expect(evaluate({ agent: { kyaTier: 'basic' }, intent: { amount: $(1), kyaTier: 'basic' } }).decision).toBe('allow');
+    expect(evaluate({ agent: { kyaTier: 'high' }, intent: { amount: $(1), kyaTier: 'moderate' } }).decision).toBe('allow');
+  });
+});
+
+describe('kyaEscalation', () => {
+  const pseudonymous = { kyaTier: 'pseudonymous' as const, spendingRules: { maxTransactionAmount: $(100_000), maxDailyLimit: $(1_000_000) } };
+
+  it('sends a payment above the agent tier cap but within the escalation tier cap to the owner for approval', () => {
+    const result = evaluate({ agent: pseudonymous, intent: { amount: $(20) }, rules: { kyaEscalation: 'moderate' } });
+    expect(result.decision).toBe('require_approval');
+    expect(result.fired).toEqual([
+      {
+        rule: 'kyaTierCap.perTransaction',
+        outcome: 'require_approval',
+        code: 'KYA_ESCALATION_REQUIRED',
+        message:
+          "The agent's KYA tier pseudonymous allows at most $10.00 per payment; this payment is $20.00. That is within the moderate tier's cap of $1,000.00. " +
+          'Policy "Test policy" escalates up to the moderate tier, so the owner must approve it.',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('escalates exactly at the escalation tier cap and refuses one atomic unit more', () => {
+    const at = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) }, usage: { spentInWindow: $(4_000) }, rules: { kyaEscalation: 'moderate' } });
+    expect(at.decision).toBe('require_approval');
+    expect(codes(at)).toEqual(['KYA_ESCALATION_REQUIRED', 'KYA_ESCALATION_REQUIRED']);
+
+    const overOnce = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) + 1n }, rules: { kyaEscalation: 'moderate' } });
+    expect(overOnce.decision).toBe('deny');
+    expect(overOnce.fired[0]).toMatchObject({ rule: 'kyaTierCap.perTransaction', code: 'KYA_TIER_CAP_EXCEEDED' });
+    expect(overOnce.fired[0]?.message).toMatch(
+      /It needs at least the high tier\. Policy "Test policy" escalates only up to the moderate tier, which does not cover it\.$/,
+    );
+
+    const overDaily = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) }, usage: { spentInWindow: $(4_000) + 1n }, rules: { kyaEscalation: 'moderate' } });
+    expect(overDaily.decision).toBe('deny');
+    expect(overDaily.fired.map((entry) => [entry.rule, entry.code])).toEqual([
+      ['kyaTierCap.perTransaction', 'KYA_ESCALATION_REQUIRED'],
+      ['kyaTierCap.perDay', 'KYA_TIER_CAP_EXCEEDED'],
+    ]);
+  });
+
+  it('covers an intent asking for a tier up to the escalation tier, and no higher', () => {
+    const covered = evaluate({ agent: pseudonymous, intent: { amount: $(1), kyaTier: 'moderate' }, rules: { kyaEscalation: 'moderate' } });
+    expect(covered.fired.map((entry) => [entry.rule, entry.code])).toEqual([['intent.kyaTier', 'KYA_ESCALATION_REQUIRED']]);
+    const beyond = evaluate({ agent: pseudonymous, intent: { amount: $(1), kyaTier: 'high' }, rules: { kyaEscalation: 'moderate' } });
+    expect(beyond.fired.map((entry) => [entry.rule, entry.code])).toEqual([['intent.kyaTier', 'KYA_TIER_TOO_LOW']]);
+  });
+
+  it('changes nothing when the escalation tier is not above the agent tier', () => {
+    const result = evaluate({ agent: { ...pseudonymous, kyaTier: 'moderate' }, intent: { amount: $(1_500) }, rules: { kyaEscalation: 'moderate' } });
+    expect(result.decision).toBe('deny');
+    expect(codes(result)).toEqual(['KYA_TIER_CAP_EXCEEDED']);
+  });
+
+  it('binds at the lowest escalation tier when several policies name one', () => {
+    const result = evaluate({
+      agent: pseudonymous,
+      intent: { amount: $(500) },
+      policies: [policy({ kyaEscalation: 'high' }, { id: 'lenient', name: 'Lenient' }), policy({ kyaEscalation: 'basic' }, { id: 'strict', name: 'Strict' })],
+    });
+    expect(result.decision).toBe('deny');
+    expect(result.fired[0]?.message).toMatch(/Policy "Strict" escalates only up to the basic tier/);
+  });
+});
+
+describe('policy limits', () => {
+  it('allow a payment exactly at maxPerTransaction and refuse one atomic unit more', () => {
+    expect(evaluate({ rules: { maxPerTransaction: 50 }, intent: { amount: $(50) } }).decision).toBe('allow');
+    const over = evaluate({ rules: { maxPerTransaction: 50 }, intent: { amount: $(50) + 1n } });
+    expect(over.fired).toEqual([
+      {
+        rule: 'maxPerTransaction',
+        outcome: 'deny',
+        code: 'MAX_PER_TRANSACTION_EXCEEDED',
+        message: 'Policy "Test policy" allows at most $50.00 per payment; this payment is $50.000001.',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('allow spending up to the daily limit over the rolling 24 hours and refuse one atomic unit more', () => {
+    expect(evaluate({ rules: { dailyLimit: 100 }, intent: { amount: $(30) }, usage: { spentInWindow: $(70) } }).decision).toBe('allow');
+    const over = evaluate({ rules: { dailyLimit: 100 }, intent: { amount: $(30) + 1n }, usage: { spentInWindow: $(70) } });
+    expect(over.fired.map((entry) => [entry.rule, entry.code])).toEqual([['dailyLimit', 'DAILY_LIMIT_EXCEEDED']]);
+  });
+
+  it('treat the spec dailyCap exactly like dailyLimit', () => {
+    expect(evaluate({ rules: { dailyCap: 100 }, intent: { amount: $(30) }, usage: { spentInWindow: $(70) } }).decision).toBe('allow');
+    expect(codes(evaluate({ rules: { dailyCap: 100 }, intent: { amount: $(30) }, usage: { spentInWindow: $(70) + 1n } }))).toEqual([
+      'DAILY_LIMIT_EXCEEDED',
+    ]);
+  });
+
+  it('freeze spending with a daily limit of zero', () => {
+    expect(codes(evaluate({ rules: { dailyLimit: 0 }, intent: { amount: 1n } }))).toEqual(['DAILY_LIMIT_EXCEEDED']);
+  });
+
+  it('allow spending up to the monthly budget and refuse one atomic unit more', () => {
+    expect(evaluate({ rules: { monthlyBudget: 300 }, intent: { amount: $(100) }, usage: { spentThisMonth: $(200) } }).decision).toBe('allow');
+    const over = evaluate({ rules: { monthlyBudget: 300 }, intent: { amount: $(100) }, usage: { spentThisMonth: $(200) + 1n } });
+    expect(over.fired).toEqual([
+      {
+        rule: 'monthlyBudget',
+        outcome: 'deny',
+        code: 'MONTHLY_BUDGET_EXCEEDED',
+        message:
+          'Policy "Test policy" has a monthly budget of $300.00; $200.000001 was spent this month (UTC), so this payment of $100.00 would make it $300.000001.',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('ask for approval above the approval threshold but not at it', () => {
+    expect(evaluate({ rules: { approvalThreshold: 20 }, intent: { amount: $(20) } }).decision).toBe('allow');
+    const over = evaluate({ rules: { approvalThreshold: 20 }, intent: { amount: $(20) + 1n } });
+    expect(over.decision).toBe('require_approval');
+    expect(over.fired[0]).toMatchObject({
+      rule: 'approvalThreshold',
+      code: 'APPROVAL_THRESHOLD_EXCEEDED',
+      message: 'Policy "Test policy" sends payments above $20.00 to the owner for approval; this payment is $20.000001.',
+    });
+  });
+
+  it('add to the agent spending rules so the strictest limit wins', () => {
+    const agent = { spendingRules: { maxTransactionAmount: $(100) } };
+    const policyStricter = evaluate({ agent, rules: { maxPerTransaction: 50 }, intent: { amount: $(60) } });
+    expect(policyStricter.fired.map((entry) => entry.rule)).toEqual(['maxPerTransaction']);
+    const agentStricter = evaluate({ agent: { spendingRules: { maxTransactionAmount: $(40) } }, rules: { maxPerTransaction: 50 }, intent: { amount: $(45) } });
+    expect(agentStricter.fired.map((entry) => entry.rule)).toEqual(['agent.maxTransactionAmount']);
+  });
+});
+
+describe('category, merchant and country lists', () => {
+  it('allow a listed category whatever its case and spacing and refuse an unlisted one', () => {
+    const rules = { allowedCategories: ['Compute', 'data'] };
+    expect(evaluate({ rules, intent: { category: ' COMPUTE ' } }).decision).toBe('allow');
+    expect(evaluate({ rules, intent: { category: 'Data' } }).decision).toBe('allow');
+    const other = evaluate({ rules, intent: { category: 'gambling' } });
+    expect(other.fired).toEqual([
+      {
+        rule: 'allowedCategories',
+        outcome: 'deny',
+        code: 'CATEGORY_NOT_ALLOWED',
+        message: 'Policy "Test policy" allows only the categories Compute, data; this payment\'s category is "gambling".',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('refuse a payment with no category under a category allow-list', () => {
+    for (const category of [undefined, null, '', '   ']) {
+      const result = evaluate({ rules: { allowedCategories: ['compute'] }, intent: { category } });
+      expect(codes(result), String(category)).toEqual(['CATEGORY_NOT_ALLOWED']);
+      expect(result.fired[0]?.message).toBe('Policy "Test policy" allows only the categories compute; this payment names no category.');
+    }
+  });
+
+  it('refuse a blocked category whatever its case and let a payment with no category past a block-list', () => {
+    const rules = { blockedCategories: ['Gambling'] };
+    expect(evaluate({ rules, intent: { category: 'gAMBLING' } }).fired).toEqual([
+      {
+        rule: 'blockedCategories',
+        outcome: 'deny',
+        code: 'CATEGORY_BLOCKED',
+        message: 'Policy "Test policy" blocks the category "gAMBLING".',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+    expect(evaluate({ rules, intent: { category: 'compute' } }).decision).toBe('allow');
+    expect(evaluate({ rules, intent: { category: null } }).decision).toBe('allow');
+  });
+
+  it('refuse a category that is both allowed and blocked, as blocked', () => {
+    expect(codes(evaluate({ rules: { allowedCategories: ['ads'], blockedCategories: ['ADS'] }, intent: { category: 'ads' } }))).toEqual([
+      'CATEGORY_BLOCKED',
+    ]);
+  });
+
+  it('apply merchant allow and block lists without regard to case, refusing a missing merchant under an allow-list', () => {
+    const allowed = { allowedMerchants: ['api.example.com'] };
+    expect(evaluate({ rules: allowed, intent: { merchant: 'API.Example.com' } }).decision).toBe('allow');
+    expect(codes(evaluate({ rules: allowed, intent: { merchant: 'api.example.org' } }))).toEqual(['MERCHANT_NOT_ALLOWED']);
+    expect(codes(evaluate({ rules: allowed, intent: {} }))).toEqual(['MERCHANT_NOT_ALLOWED']);
+    const blocked = { blockedMerchants: ['Casino Inc'] };
+    expect(codes(evaluate({ rules: blocked, intent: { merchant: 'casino inc' } }))).toEqual(['MERCHANT_BLOCKED']);
+    expect(evaluate({ rules: blocked, intent: {} }).decision).toBe('allow');
+  });
+
+  it('apply country allow and block lists without regard to case, refusing a missing country under an allow-list', () => {
+    const allowed = { allowedCountries: ['de', 'FR'] };
+    expect(evaluate({ rules: allowed, intent: { country: 'De' } }).decision).toBe('allow');
+    expect(evaluate({ rules: allowed, intent: { country: 'fr' } }).decision).toBe('allow');
+    const us = evaluate({ rules: allowed, intent: { country: 'us' } });
+    expect(us.fired[0]).toMatchObject({ code: 'COUNTRY_NOT_ALLOWED', message: 'Policy "Test policy" allows only the countries DE, FR; this payment\'s country is "us".' });
+    expect(codes(evaluate({ rules: allowed, intent: { country: null } }))).toEqual(['COUNTRY_NOT_ALLOWED']);
+    const blocked = { blockedCountries: ['KP'] };
+    expect(codes(evaluate({ rules: blocked, intent: { country: 'kp' } }))).toEqual(['COUNTRY_BLOCKED']);
+    expect(evaluate({ rules: blocked, intent: { country: 'KR' } }).decision).toBe('allow');
+    expect(evaluate({ rules: blocked, intent: {} }).decision).toBe('allow');
+  });
+
+  it('name at most ten entries of a long allow-list in the message', () => {
+    const categories = Array.from({ length: 12 }, (_, i) => `c${i + 1}`);
+    const result = evaluate({ rules: { allowedCategories: categories }, intent: { category: 'other' } });
+    expect(result.fired[0]?.message).toBe(
+      'Policy "Test policy" allows only the categories c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 and 2 more; this payment\'s category is "other".',
+    );
+  });
+});
+
+describe('time windows', () => {
+  const weekdays = { timeWindows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }] };
+
+  it('allow a payment from the start of a window and refuse one at its end', () => {
+    const on = (time: string): string => evaluate({ rules: weekdays, at: new Date(`2025-01-15T${time}:00Z`) }).decision;
+    expect(on('08:59')).toBe('deny');
+    expect(on('09:00')).toBe('allow');
+    expect(on('16:59')).toBe('allow');
+    expect(on('17:00')).toBe('deny');
+  });
+
+  it('refuse a payment on a day the window does not list, naming the local time', () => {
+    const saturday = evaluate({ rules: weekdays, at: new Date('2025-01-18T12:00:00Z'), timeZone: 'Europe/Paris' });
+    expect(saturday.fired).toEqual([
+      {
+        rule: 'timeWindows',
+        outcome: 'deny',
+        code: 'OUTSIDE_TIME_WINDOW',
+        message: 'Policy "Test policy" allows payments only Mon, Tue, Wed, Thu, Fri 09:00-17:00 (Europe/Paris); it is Saturday 13:00 there.',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('run a window that crosses midnight into the next day, from the days it starts on', () => {
+    const fridayNight = { timeWindows: [{ days: ['fri'], start: '22:00', end: '02:00' }] };
+    const on = (iso: string): string => evaluate({ rules: fridayNight, at: new Date(iso) }).decision;
+    expect(on('2025-01-17T21:59:00Z')).toBe('deny'); // Friday 21:59
+    expect(on('2025-01-17T22:00:00Z')).toBe('allow'); // Friday 22:00
+    expect(on('2025-01-18T00:00:00Z')).toBe('allow'); // Saturday 00:00
+    expect(on('2025-01-18T01:59:00Z')).toBe('allow'); // Saturday 01:59
+    expect(on('2025-01-18T02:00:00Z')).toBe('deny'); // Saturday 02:00
+    expect(on('2025-01-16T23:00:00Z')).toBe('deny'); // Thursday 23:00: Thursday is not listed
+    expect(on('2025-01-19T01:00:00Z')).toBe('deny'); // Sunday 01:00: Saturday is not listed
+  });
+
+  it('run a Sunday night window into Monday across the end of the week', () => {
+    const sundayNight = { timeWindows: [{ days: ['sun'], start: '23:00', end: '01:00' }] };
+    expect(evaluate({ rules: sundayNight, at: new Date('2025-01-20T00:30:00Z') }).decision).toBe('allow');
+    expect(evaluate({ rules: sundayNight, at: new Date('2025-01-20T01:00:00Z') }).decision).toBe('deny');
+  });
+
+  it('read the window in the owner time zone when the UTC day differs', () => {
+    // Sunday 5 January 23:30 UTC is Monday 08:30 in Tokyo; 00:00 UTC is Monday 09:00 there.
+    expect(evaluate({ rules: weekdays, at: new Date('2025-01-05T23:30:00Z'), timeZone: 'Asia/Tokyo' }).decision).toBe('deny');
+    expect(evaluate({ rules: weekdays, at: new Date('2025-01-06T00:00:00Z'), timeZone: 'Asia/Tokyo' }).decision).toBe('allow');
+    expect(evaluate({ rules: weekdays, at: new Date('2025-01-06T00:00:00Z'), timeZone: 'UTC' }).decision).toBe('deny');
+    // Saturday 02:00 UTC is still Friday 18:00 in Los Angeles.
+    const lateFriday = { timeWindows: [{ days: ['fri'], start: '09:00', end: '19:00' }] };
+    expect(evaluate({ rules: lateFriday, at: new Date('2025-01-18T02:00:00Z'), timeZone: 'America/Los_Angeles' }).decision).toBe('allow');
+    expect(evaluate({ rules: lateFriday, at: new Date('2025-01-18T02:00:00Z'), timeZone: 'UTC' }).decision).toBe('deny');
+  });
+
+  it('follow daylight saving time in the owner time zone', () => {
+    // 07:30 UTC is 08:30 in Paris in winter and 09:30 in summer.
+    expect(evaluate({ rules: weekdays, at: new Date('2025-01-15T07:30:00Z'), timeZone: 'Europe/Paris' }).decision).toBe('deny');
+    expect(evaluate({ rules: weekdays, at: new Date('2025-06-18T07:30:00Z'), timeZone: 'Europe/Paris' }).decision).toBe('allow');
+  });
+
+  it('allow a payment inside any one of several windows, and all day with 00:00 to 24:00', () => {
+    const rules = {
+      timeWindows: [
+        { days: ['mon'], start: '09:00', end: '10:00' },
+        { days: ['wed'], start: '00:00', end: '24:00' },
+      ],
+    };
+    expect(evaluate({ rules, at: new Date('2025-01-15T00:00:00Z') }).decision).toBe('allow');
+    expect(evaluate({ rules, at: new Date('2025-01-15T23:59:00Z') }).decision).toBe('allow');
+    expect(evaluate({ rules, at: new Date('2025-01-16T00:00:00Z') }).decision).toBe('deny');
+  });
+});
+
+describe('the decision', () => {
+  it('is allow with nothing reported when no rule fires', () => {
+    expect(evaluate({ rules: { maxPerTransaction: 100, allowedCategories: ['compute'] }, intent: { category: 'compute' } })).toEqual({
+      decision: 'allow',
+      fired: [],
+      shadow: [],
+      timeBoxMs: null,
+    });
+  });
+
+  it('reports every rule that fires, not only the first', () => {
+    const result = evaluate({
+      agent: { kyaTier: 'basic', spendingRules: { maxTransactionAmount: $(100), maxDailyLimit: $(200), approvalThreshold: $(50) } },
+      intent: { amount: $(150), category: 'gambling', merchant: 'casino.example', country: 'KP' },
+      usage: { spentInWindow: $(100), spentThisMonth: $(900) },
+      at: new Date('2025-01-18T12:00:00Z'),
+      rules: {
+        maxPerTransaction: 120,
+        dailyLimit: 200,
+        monthlyBudget: 1_000,
+        approvalThreshold: 20,
+        blockedCategories: ['gambling'],
+        allowedMerchants: ['api.example.com'],
+        blockedCountries: ['KP'],
+        timeWindows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }],
+      },
+    });
+    expect(result.decision).toBe('deny');
+    expect(result.fired.map((entry) => [entry.rule, entry.code])).toEqual([
+      ['agent.maxTransactionAmount', 'MAX_PER_TRANSACTION_EXCEEDED'],
+      ['agent.maxDailyLimit', 'DAILY_LIMIT_EXCEEDED'],
+      ['agent.approvalThreshold', 'APPROVAL_THRESHOLD_EXCEEDED'],
+      ['kyaTierCap.perTransaction', 'KYA_TIER_CAP_EXCEEDED'],
+      ['maxPerTransaction', 'MAX_PER_TRANSACTION_EXCEEDED'],
+      ['dailyLimit', 'DAILY_LIMIT_EXCEEDED'],
+      ['monthlyBudget', 'MONTHLY_BUDGET_EXCEEDED'],
+      ['approvalThreshold', 'APPROVAL_THRESHOLD_EXCEEDED'],
+      ['blockedCategories', 'CATEGORY_BLOCKED'],
+      ['allowedMerchants', 'MERCHANT_NOT_ALLOWED'],
+      ['blockedCountries', 'COUNTRY_BLOCKED'],
+      ['timeWindows', 'OUTSIDE_TIME_WINDOW'],
+    ]);
+  });
+
+  it('is deny when a rule denies and another asks for approval, with both reported', () => {
+    const result = evaluate({ rules: { approvalThreshold: 5, blockedCategories: ['ads'] }, intent: { amount: $(10), category: 'ads' } });
+    expect(result.decision).toBe('deny');
+    expect(result.fired.map((entry) => entry.outcome)).toEqual(['require_approval', 'deny']);
+  });
+
+  it('is require_approval when rules only ask for approval', () => {
+    const result = evaluate({ agent: { spendingRules: { approvalThreshold: $(5) } }, rules: { approvalThreshold: 8 }, intent: { amount: $(10) } });
+    expect(result.decision).toBe('require_approval');
+    expect(codes(result)).toEqual(['APPROVAL_THRESHOLD_EXCEEDED', 'APPROVAL_THRESHOLD_EXCEEDED']);
+  });
+
+  it('uses only the stable codes', () => {
+    expect(POLICY_RULE_CODES).toEqual([
+      'MAX_PER_TRANSACTION_EXCEEDED',
+      'DAILY_LIMIT_EXCEEDED',
+      'MONTHLY_BUDGET_EXCEEDED',
+      'CATEGORY_NOT_ALLOWED',
+      'CATEGORY_BLOCKED',
+      'MERCHANT_NOT_ALLOWED',
+      'MERCHANT_BLOCKED',
+      'COUNTRY_NOT_ALLOWED',
+      'COUNTRY_BLOCKED',
+      'OUTSIDE_TIME_WINDOW',
+      'APPROVAL_THRESHOLD_EXCEEDED',
+      'KYA_TIER_CAP_EXCEEDED',
+      'KYA_TIER_TOO_LOW',
+      'KYA_ESCALATION_REQUIRED',
+    ]);
+  });
+});
+
+describe('shadow policies', () => {
+  it('are reported but never change the decision', () => {
+    const shadow = policy({ maxPerTransaction: 5 }, { id: 'trial', name: 'Trial cap', version: 3, shadow: true });
+    const result = evaluate({ policies: [shadow], intent: { amount: $(10) } });
+    expect(result.decision).toBe('allow');
+    const entry = {
+      rule: 'maxPerTransaction',
+      outcome: 'deny',
+      code: 'MAX_PER_TRANSACTION_EXCEEDED',
+      message: 'Policy "Trial cap" allows at most $5.00 per payment; this payment is $10.00.',
+      policyId: 'trial',
+      shadow: true,
+    };
+    expect(result.fired).toEqual([entry]);
+    expect(result.shadow).toEqual([{ policyId: 'trial', name: 'Trial cap', version: 3, decision: 'deny', fired: [entry] }]);
+  });
+
+  it('report what they would decide alongside the enforced policies', () => {
+    const enforced = policy({ approvalThreshold: 5 }, { id: 'enforced', name: 'Enforced' });
+    const quiet = policy({ allowedCategories: ['compute'] }, { id: 'quiet', name: 'Quiet', shadow: true });
+    const result = evaluate({ policies: [enforced, quiet], intent: { amount: $(10), category: 'compute' } });
+    expect(result.decision).toBe('require_approval');
+    expect(result.shadow).toHaveLength(1);
+    expect(result.shadow[0]).toMatchObject({ policyId: 'quiet', decision: 'require_approval' });
+    expect(result.shadow[0]?.fired.map((entry) => [entry.policyId, entry.shadow])).toEqual([['enforced', false]]);
+    expect(result.fired.map((entry) => entry.policyId)).toEqual(['enforced']);
+  });
+
+  it('show what a kyaEscalation would do without doing it', () => {
+    const escalation = policy({ kyaEscalation: 'basic' }, { id: 'escalate', name: 'Escalate', shadow: true });
+    const result = evaluate({
+      agent: { kyaTier: 'pseudonymous', spendingRules: { maxTransactionAmount: $(100) } },
+      policies: [escalation],
+      intent: { amount: $(20) },
+    });
+    expect(result.decision).toBe('deny');
+    expect(result.fired.map((entry) => [entry.code, entry.shadow])).toEqual([
+      ['KYA_TIER_CAP_EXCEEDED', false],
+      ['KYA_ESCALATION_REQUIRED', true],
+    ]);
+    expect(result.shadow[0]?.decision).toBe('require_approval');
+  });
+});
+
+describe('the time box', () => {
+  it('is the shortest of the enforced policies, shadow ones left out', () => {
+    const result = evaluate({
+      policies: [
+        policy({ timeBox: '24h' }, { id: 'a' }),
+        policy({ timeBox: '2h' }, { id: 'b' }),
+        policy({ timeBox: '30m' }, { id: 'c', shadow: true }),
+      ],
+    });
+    expect(result.timeBoxMs).toBe(2 * 3_600_000);
+  });
+});
+
+describe('evaluatePolicy inputs', () => {
+  it('refuses a payment of zero or less', () => {
+    expect(() => evaluate({ intent: { amount: 0n } })).toThrow(AppError);
+    expect(() => evaluate({ intent: { amount: -1n } })).toThrow('Payment amount must be greater than zero');
+  });
+
+  it('refuses negative usage and negative spending rules', () => {
+    expect(() => evaluate({ usage: { spentInWindow: -1n } })).toThrow('Usage must not be negative');
+    expect(() => evaluate({ agent: { spendingRules: { approvalThreshold: -1n } } })).toThrow('Spending rules must not be negative');
+  });
+
+  it('refuses an unknown time zone even when no policy has a time window', () => {
+    expect(() => evaluate({ timeZone: 'Europe/Atlantis' })).toThrow('Unknown time zone "Europe/Atlantis"');
+  });
+
+  it('never reads the clock and gives the same answer for the same input', () => {
+    vi.spyOn(Date, 'now').mockImplementation(() => {
+      throw new Error('the policy engine must not read the clock');
+    });
+    const scenario: Scenario = {
+      rules: { timeWindows: [{ days: ['wed'], start: '09:00', end: '17:00' }], monthlyBudget: 100 },
+      usage: { spentThisMonth: $(95) },
+      timeZone: 'Asia/Kolkata',
+    };
+    expect(evaluate(scenario)).toEqual(evaluate(scenario));
+    expect(codes(evaluate(scenario))).toEqual(['MONTHLY_BUDGET_EXCEEDED', 'OUTSIDE_TIME_WINDOW']);
+  });
+});
