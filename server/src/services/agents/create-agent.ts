@@ -10,15 +10,17 @@
  */
 import { BASE_SEPOLIA_NETWORK, formatAgentDid, type CreateAgentInput, type CreateAgentResult } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import { generateAgentKeys } from '../identity/agent-keys';
 import { createAgentApiKeyRow } from './agent-api-key-secret';
+import { recordAgentChange, spendingRulesAuditData } from './record-agent-change';
 import { newAgentId, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
 import { agentSelect, serializeAgent } from './serialize-agent';
 
 export async function createAgent(deps: AgentServiceDeps, ownerId: string, input: CreateAgentInput): Promise<CreateAgentResult> {
   const agentId = newAgentId();
   const keys = generateAgentKeys(deps.masterKey);
-  return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
+  return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     await tx.agent.create({
       data: {
         id: agentId,
@@ -45,7 +47,8 @@ export async function createAgent(deps: AgentServiceDeps, ownerId: string, input
     });
     await reissueAgentCredential(tx, deps, agentId, { newStatusIndex: false });
     const apiKey = await createAgentApiKeyRow(tx, agentId);
-    const agent = await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: agentSelect });
-    return { agent: serializeAgent(agent), api_key: apiKey };
+    const agent = serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: agentSelect }));
+    await recordAgentChange(tx, ownerId, agentId, 'created', { name: agent.name, did: agent.did, status: agent.status, ...spendingRulesAuditData(agent) });
+    return { agent, api_key: apiKey };
   });
 }

@@ -5,14 +5,17 @@
  */
 import type { DeleteAgentResult } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import { lockOwnedAgent, type AgentServiceDeps } from './owned-agent';
+import { recordAgentChange } from './record-agent-change';
 
 export async function deleteAgent(deps: Pick<AgentServiceDeps, 'db'>, ownerId: string, agentId: string, now = new Date()): Promise<DeleteAgentResult> {
-  return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
+  return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     const agent = await lockOwnedAgent(tx, ownerId, agentId);
     const row = await tx.agent.update({ where: { id: agent.id }, data: { status: 'deleted' }, select: { id: true, did: true } });
     await tx.agentKey.updateMany({ where: { agentId: agent.id, revokedAt: null }, data: { revokedAt: now } });
     await tx.agentApiKey.updateMany({ where: { agentId: agent.id, revokedAt: null }, data: { revokedAt: now } });
+    await recordAgentChange(tx, ownerId, agent.id, 'deleted', { status: 'deleted', previous_status: agent.status });
     return { id: row.id, did: row.did, status: 'deleted' as const };
   });
 }

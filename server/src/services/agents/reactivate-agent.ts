@@ -5,11 +5,13 @@
  */
 import { agentCredentialView, type AgentView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import { lockOwnedAgent, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
+import { recordAgentChange } from './record-agent-change';
 import { agentSelect, serializeAgent } from './serialize-agent';
 
 export async function reactivateAgent(deps: AgentServiceDeps, ownerId: string, agentId: string): Promise<AgentView> {
-  return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
+  return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     const agent = await lockOwnedAgent(tx, ownerId, agentId);
     if (agent.status === 'suspended') {
       const updated = await tx.agent.update({ where: { id: agent.id }, data: { status: 'active' }, select: { verifiableCredential: true } });
@@ -17,6 +19,7 @@ export async function reactivateAgent(deps: AgentServiceDeps, ownerId: string, a
       if (!credential.success || credential.data.claims.agent_status !== 'active') {
         await reissueAgentCredential(tx, deps, agent.id, { newStatusIndex: true });
       }
+      await recordAgentChange(tx, ownerId, agent.id, 'reactivated', { status: 'active' });
     }
     return serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: agentSelect }));
   });

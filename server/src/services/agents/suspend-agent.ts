@@ -4,16 +4,17 @@
  */
 import type { AgentView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import { lockOwnedAgent, type AgentServiceDeps } from './owned-agent';
+import { recordAgentChange } from './record-agent-change';
 import { agentSelect, serializeAgent } from './serialize-agent';
 
 export async function suspendAgent(deps: Pick<AgentServiceDeps, 'db'>, ownerId: string, agentId: string): Promise<AgentView> {
-  return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
+  return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     const agent = await lockOwnedAgent(tx, ownerId, agentId);
-    const row =
-      agent.status === 'suspended'
-        ? await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: agentSelect })
-        : await tx.agent.update({ where: { id: agent.id }, data: { status: 'suspended' }, select: agentSelect });
+    if (agent.status === 'suspended') return serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: agentSelect }));
+    const row = await tx.agent.update({ where: { id: agent.id }, data: { status: 'suspended' }, select: agentSelect });
+    await recordAgentChange(tx, ownerId, agent.id, 'suspended', { status: 'suspended' });
     return serializeAgent(row);
   });
 }

@@ -5,11 +5,13 @@
  */
 import type { AgentView, UpdateSpendingRulesInput } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import { lockOwnedAgent, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
+import { recordAgentChange, spendingRulesAuditData } from './record-agent-change';
 import { agentSelect, serializeAgent } from './serialize-agent';
 
 export async function updateSpendingRules(deps: AgentServiceDeps, ownerId: string, input: UpdateSpendingRulesInput): Promise<AgentView> {
-  return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
+  return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     const agent = await lockOwnedAgent(tx, ownerId, input.agent_id);
     await tx.spendingRules.update({
       where: { agentId: agent.id },
@@ -21,6 +23,8 @@ export async function updateSpendingRules(deps: AgentServiceDeps, ownerId: strin
       select: { id: true },
     });
     await reissueAgentCredential(tx, deps, agent.id, { newStatusIndex: true });
-    return serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: agentSelect }));
+    const updated = serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agent.id }, select: agentSelect }));
+    await recordAgentChange(tx, ownerId, agent.id, 'spending_rules_updated', spendingRulesAuditData(updated));
+    return updated;
   });
 }

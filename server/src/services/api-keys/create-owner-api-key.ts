@@ -10,6 +10,7 @@ import {
   type CreateOwnerApiKeyInput,
 } from '@purser/core';
 import { apiKeyPublicSelect, Prisma, type PrismaClient, type TransactionClient } from '@purser/db';
+import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import type { AuthenticatedOwner } from '../auth/authenticate-owner';
 import { generateOwnerApiKey, toOwnerApiKeyView } from './owner-api-key-secret';
 
@@ -21,7 +22,7 @@ export async function createOwnerApiKey(
   assertSessionOwner(owner);
   const generated = generateOwnerApiKey();
   try {
-    return await prisma.$transaction(async (tx: TransactionClient) => {
+    return await withAuditRetry(prisma, async (tx: TransactionClient) => {
       // Serialises key creation per owner, so the active-key limit holds under concurrency.
       await tx.$queryRaw`SELECT "id"::text FROM "users" WHERE "id" = ${owner.userId}::uuid FOR UPDATE`;
       const active = await tx.ownerApiKey.count({ where: { userId: owner.userId, revokedAt: null } });
@@ -31,6 +32,13 @@ export async function createOwnerApiKey(
       const row = await tx.ownerApiKey.create({
         data: { userId: owner.userId, name: input.name, prefix: generated.prefix, keyHash: generated.keyHash },
         select: apiKeyPublicSelect,
+      });
+      await appendAuditEvent(tx, {
+        actor: `owner:${owner.userId}`,
+        action: 'owner_api_key.created',
+        subject: `owner_api_key:${row.id}`,
+        ownerId: owner.userId,
+        data: { name: row.name },
       });
       return { ...toOwnerApiKeyView(row), key: generated.key };
     });

@@ -1,0 +1,36 @@
+/**
+ * The audit log as JSON lines, oldest first: one event per yielded string (no trailing
+ * newline), seq as a decimal string. With `ownerId`, only that owner's events.
+ */
+import type { PrismaClient } from '@purser/db';
+
+export async function* exportAuditLog(prisma: PrismaClient, options: { ownerId?: string; batchSize?: number } = {}): AsyncGenerator<string> {
+  const batchSize = options.batchSize ?? 500;
+  let after: bigint | undefined;
+  for (;;) {
+    const batch = await prisma.auditEvent.findMany({
+      where: {
+        ...(options.ownerId === undefined ? {} : { ownerId: options.ownerId }),
+        ...(after === undefined ? {} : { seq: { gt: after } }),
+      },
+      orderBy: { seq: 'asc' },
+      take: batchSize,
+    });
+    for (const event of batch) {
+      yield JSON.stringify({
+        seq: event.seq.toString(),
+        at: event.at.toISOString(),
+        actor: event.actor,
+        action: event.action,
+        subject: event.subject,
+        ownerId: event.ownerId,
+        data: event.data,
+        prevHash: event.prevHash,
+        hash: event.hash,
+      });
+    }
+    const last = batch.at(-1);
+    if (!last || batch.length < batchSize) return;
+    after = last.seq;
+  }
+}
