@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentInput, isAppError, updateSpendingRulesInput } from '@purser/core';
-import { openDatabase, userPublicSelect, type Database, type PrismaClient, type TransactionClient } from '@purser/db';
+import { openDatabase, type Database, type PrismaClient, type TransactionClient } from '@purser/db';
 import { openTestDatabase, testDatabaseKind, type TestDatabase } from '@purser/db/testing';
 import { appendAuditEvent, isAuditChainConflict, withAuditRetry } from '../src/services/audit/append-audit-event';
 import { GENESIS_HASH, hashAuditEvent } from '../src/services/audit/audit-hash';
@@ -26,6 +26,7 @@ import { updateSpendingRules } from '../src/services/agents/update-spending-rule
 import { createOwnerApiKey } from '../src/services/api-keys/create-owner-api-key';
 import { revokeOwnerApiKey } from '../src/services/api-keys/revoke-owner-api-key';
 import { createTestApp, type TestApp } from './support/test-app';
+import { createOwner } from './support/wallet-fixtures';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -199,11 +200,7 @@ describe('services record their changes', () => {
   });
 
   async function newOwner(): Promise<string> {
-    const user = await prisma.user.create({
-      data: { email: `${randomUUID()}@example.test`, passwordHash: 'not-a-real-hash', fullName: 'Audited Owner', wallet: { create: {} } },
-      select: userPublicSelect,
-    });
-    return user.id;
+    return (await createOwner(prisma, 'Audited Owner')).userId;
   }
 
   async function eventsAfter(seq: bigint) {

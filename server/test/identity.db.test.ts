@@ -21,6 +21,7 @@ import { readAgentPrivateKey } from '../src/services/identity/agent-keys';
 import { issueAgentCredential } from '../src/services/identity/issue-agent-credential';
 import { ed25519PrivateKeyFromSeed, getPlatformIssuer } from '../src/services/identity/platform-issuer';
 import { createTestApp, type TestApp } from './support/test-app';
+import { createOwner } from './support/wallet-fixtures';
 
 let t: TestApp;
 let prisma: PrismaClient;
@@ -35,11 +36,7 @@ afterAll(async () => {
 });
 
 async function newOwnerId(): Promise<string> {
-  const user = await prisma.user.create({
-    data: { email: `${randomUUID()}@example.test`, passwordHash: 'not-a-real-hash', fullName: 'Identity Owner', wallet: { create: {} } },
-    select: { id: true },
-  });
-  return user.id;
+  return (await createOwner(prisma, 'Identity Owner')).userId;
 }
 
 async function newAgent(name = 'Identity agent'): Promise<CreateAgentResult & { ownerId: string; credential: string }> {
