@@ -8,3 +8,4 @@ export * from './kya';
 export * from './policy/policy-rules';
 export * from './policy/evaluate-policy';
 export * from './policy/zoned-time';
+export * from './canonical-json';

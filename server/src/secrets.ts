@@ -3,7 +3,7 @@
  * AES-256-GCM from node:crypto with a fresh 96-bit IV per value; the record id is bound as
  * additional authenticated data, so a ciphertext copied onto another row does not decrypt.
  */
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
@@ -56,4 +56,19 @@ export function decryptSecret(masterKey: Buffer, secret: EncryptedSecret, boundT
   decipher.setAAD(Buffer.from(boundTo));
   decipher.setAuthTag(secret.tag);
   return Buffer.concat([decipher.update(secret.ciphertext), decipher.final()]);
+}
+
+/**
+ * SHA-256 (hex) of a high-entropy bearer secret (API keys, refresh tokens, invitation codes).
+ * Such secrets are random, so a fast hash is enough; passwords use argon2id instead.
+ */
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Compares two hex hashes in constant time. */
+export function sameSecretHash(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && timingSafeEqual(left, right);
 }

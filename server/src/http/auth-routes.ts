@@ -6,11 +6,9 @@
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AppError,
-  firstValidationMessage,
   logoutQuery,
   refreshTokenBody,
   signInBody,
@@ -28,6 +26,7 @@ import { signInOwner } from '../services/auth/sign-in-owner';
 import { signUpOwner } from '../services/auth/sign-up-owner';
 import { looksLikeOwnerApiKey } from '../services/api-keys/owner-api-key-secret';
 import type { AppDeps } from '../trpc/context';
+import { parseInput } from './request-input';
 
 export interface AuthRateLimits {
   /** Sign-ups per client address per window. */
@@ -64,7 +63,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   await prepareDummyHash();
 
   app.post('/signup', { config: { rateLimit: { max: limits.signUp } } }, async (request, reply) => {
-    const input = parse(signUpBody, request.body);
+    const input = parseInput(signUpBody, request.body);
     const session = await signUpOwner(deps, input, { client: clientInfo(request) });
     return sendSession(reply, session, secure);
   });
@@ -81,12 +80,12 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       },
     },
     async (request, reply) => {
-      const { grant_type } = parse(tokenQuery, request.query);
+      const { grant_type } = parseInput(tokenQuery, request.query);
       if (grant_type === 'password') {
-        const input = parse(signInBody, request.body);
+        const input = parseInput(signInBody, request.body);
         return sendSession(reply, await signInOwner(deps, input, { client: clientInfo(request) }), secure);
       }
-      const body = parse(refreshTokenBody, request.body);
+      const body = parseInput(refreshTokenBody, request.body);
       const refreshToken = body.refresh_token ?? request.cookies[SESSION_COOKIES.refresh];
       if (!refreshToken) throw new AppError('VALIDATION_FAILED', 'Refresh token is required');
       try {
@@ -100,7 +99,7 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   );
 
   app.post('/logout', async (request, reply) => {
-    const { scope } = parse(logoutQuery, request.query);
+    const { scope } = parseInput(logoutQuery, request.query);
     const header = bearerToken(request.headers.authorization);
     const accessToken = header && !looksLikeOwnerApiKey(header) ? header : request.cookies[SESSION_COOKIES.access];
     const body = refreshTokenBody.safeParse(request.body ?? {});
@@ -115,14 +114,6 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
     if (!owner) throw new AppError('UNAUTHORIZED', 'Authentication required');
     return reply.header('cache-control', 'no-store').send(await getOwnerUser(deps.db.prisma, owner.userId));
   });
-}
-
-function parse<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
-  const result = schema.safeParse(value ?? {});
-  if (!result.success) {
-    throw new AppError('VALIDATION_FAILED', firstValidationMessage(result.error), { details: result.error.issues });
-  }
-  return result.data;
 }
 
 function grantType(request: FastifyRequest): string {

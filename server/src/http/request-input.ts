@@ -1,13 +1,13 @@
 /** Reading request input the same way on every REST surface (/api/v1, /functions/v1). */
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { AppError, IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_PATTERN } from '@purser/core';
+import { AppError, firstValidationMessage, IDEMPOTENCY_KEY_MESSAGE, IDEMPOTENCY_KEY_PATTERN } from '@purser/core';
 
 /** Validates with a contract; a failure answers 400 with the first message (spec section 8). */
 export function parseInput<T extends z.ZodType>(schema: T, value: unknown): z.output<T> {
   const result = schema.safeParse(value ?? {});
   if (!result.success) {
-    throw new AppError('VALIDATION_FAILED', result.error.issues[0]?.message ?? 'Invalid request', { details: result.error.issues });
+    throw new AppError('VALIDATION_FAILED', firstValidationMessage(result.error), { details: result.error.issues });
   }
   return result.data;
 }

@@ -3,7 +3,8 @@
  * `pak_<12 hex>` is the visible prefix that finds the row; the whole key is stored only as
  * its SHA-256, so it is shown once, when it is created or rotated.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../../secrets';
 import type { CreatedAgentApiKeyView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 
@@ -28,13 +29,7 @@ export function agentApiKeyPrefix(key: string): string | null {
 }
 
 export function hashAgentApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
-
-export function sameKeyHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  return hashSecret(key);
 }
 
 /** Stores a new key for the agent and answers it once. */

@@ -9,7 +9,8 @@
 import { AppError, isAgentDid } from '@purser/core';
 import type { KyaTier } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
-import { agentApiKeyPrefix, hashAgentApiKey, sameKeyHash } from './agent-api-key-secret';
+import { agentApiKeyPrefix, hashAgentApiKey } from './agent-api-key-secret';
+import { sameSecretHash } from '../../secrets';
 
 /** lastUsedAt is a hint for the owner, not an audit trail: one write a minute per key is enough. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -53,7 +54,7 @@ export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: 
       agent: { select: { id: true, did: true, ownerId: true, status: true, kyaTier: true } },
     },
   });
-  if (!key || !sameKeyHash(key.keyHash, hashAgentApiKey(bearer)) || key.agent.did !== did) {
+  if (!key || !sameSecretHash(key.keyHash, hashAgentApiKey(bearer)) || key.agent.did !== did) {
     throw new AppError('UNAUTHORIZED', INVALID);
   }
   if (key.agent.status === 'suspended') throw new AppError('AGENT_SUSPENDED', 'This agent is suspended');

@@ -3,7 +3,8 @@
  * (`psk_<12 hex>`) is the visible prefix that finds the row; the whole key is stored only
  * as its SHA-256, so the key is shown once, when it is created.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../../secrets';
 import type { OwnerApiKeyView } from '@purser/core';
 import type { apiKeyPublicSelect, Prisma } from '@purser/db';
 
@@ -33,13 +34,7 @@ export function ownerApiKeyPrefix(key: string): string | null {
 }
 
 export function hashOwnerApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
-}
-
-export function sameHash(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
-  return left.length === right.length && timingSafeEqual(left, right);
+  return hashSecret(key);
 }
 
 export type PublicOwnerApiKey = Prisma.OwnerApiKeyGetPayload<{ select: typeof apiKeyPublicSelect }>;

@@ -5,6 +5,7 @@
  * prevHash links, and the trigger keeps seq order equal to chain order.
  */
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '@purser/core';
 
 /** prevHash of the first event. */
 export const GENESIS_HASH = '0'.repeat(64);
@@ -34,19 +35,4 @@ export function hashAuditEvent(event: HashedAuditFields): string {
     prevHash: event.prevHash,
   });
   return createHash('sha256').update(canonical, 'utf8').digest('hex');
-}
-
-/** JSON with object keys sorted, so the same value always serializes to the same bytes. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
-  }
-  const encoded = JSON.stringify(value);
-  if (encoded === undefined) throw new TypeError(`audit data cannot hold ${typeof value}`);
-  return encoded;
 }

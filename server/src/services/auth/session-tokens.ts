@@ -3,11 +3,11 @@
  * sub = user id, sid = session family id) checked without a database write; the refresh
  * token is 32 random bytes whose SHA-256 alone is stored (sessions.refresh_token_hash).
  */
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@purser/core';
 import type { Database } from '@purser/db';
-import { deriveKey } from '../../secrets';
+import { deriveKey, hashSecret } from '../../secrets';
 
 /** What the auth services need from the process. AppDeps satisfies it. */
 export interface AuthDeps {
@@ -89,5 +89,5 @@ export function newRefreshToken(): string {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return hashSecret(token);
 }

@@ -11,7 +11,7 @@
  * - no key: the operation simply runs in a transaction.
  */
 import { createHash } from 'node:crypto';
-import { AppError } from '@purser/core';
+import { AppError, canonicalJson } from '@purser/core';
 import type { Prisma, Principal, PrismaClient, TransactionClient } from '@purser/db';
 import { databaseErrorOf, isUniqueViolation } from '../ledger/database-error';
 
@@ -122,16 +122,6 @@ function replay<T>(record: { endpoint: string; requestHash: string; responseBody
 /** sha256 over JSON with sorted keys; bigints as decimal strings. */
 export function hashRequest(request: unknown): string {
   return createHash('sha256').update(canonicalJson(request)).digest('hex');
-}
-
-function canonicalJson(value: unknown): string {
-  if (typeof value === 'bigint') return JSON.stringify(value.toString());
-  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
 function toJson(value: unknown): Prisma.InputJsonValue {

@@ -2,7 +2,8 @@
  * Invitation codes gate sign-up. The code is shown once; only its SHA-256 is stored, so a
  * database leak does not hand out sign-ups.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashSecret } from '../../secrets';
 import { AppError } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 
@@ -24,7 +25,7 @@ export interface CreatedInvitation {
 }
 
 export function hashInvitationCode(code: string): string {
-  return createHash('sha256').update(normalizeInvitationCode(code)).digest('hex');
+  return hashSecret(normalizeInvitationCode(code));
 }
 
 export function normalizeInvitationCode(code: string): string {
