@@ -9,3 +9,4 @@ export * from './policy/policy-rules';
 export * from './policy/evaluate-policy';
 export * from './policy/zoned-time';
 export * from './canonical-json';
+export * from './contracts/intents';

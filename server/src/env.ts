@@ -38,6 +38,8 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: flag.optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
+  WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 });
 
 export type Env = z.infer<typeof schema> & { DATA_DIR: string };

@@ -15,6 +15,7 @@ import {
   runHealthCheck,
   startTemporalDevServer,
   TASK_QUEUE,
+  DEFAULT_WEBHOOK_RETRY,
 } from '@purser/workflows';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { buildApp } from './app';
@@ -137,6 +138,11 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         publicUrl,
         trustProxy: env.TRUST_PROXY,
         events,
+        temporal: {
+          client,
+          taskQueue: TASK_QUEUE,
+          webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: env.WEBHOOK_RETRY_INITIAL_MS },
+        },
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
       });

@@ -4,4 +4,33 @@ export const TASK_QUEUE = 'payments';
 /** Workflow type names, so clients can start workflows without loading workflow code. */
 export const WORKFLOW_NAMES = {
   healthCheck: 'healthCheckWorkflow',
+  payment: 'paymentWorkflow',
+  webhookDelivery: 'webhookDeliveryWorkflow',
 } as const;
+
+/** The payment workflow of an intent: the intent id is the business id (STYLE.md, Money). */
+export function paymentWorkflowId(intentId: string): string {
+  return `payment-${intentId}`;
+}
+
+/** One delivery run of a webhook; `run` counts redeliveries (1 for the first). */
+export function webhookDeliveryWorkflowId(deliveryId: string, run: number): string {
+  return `webhook-delivery-${deliveryId}-${run}`;
+}
+
+/**
+ * How a webhook delivery retries: exponential backoff from initialIntervalMs, doubling up to
+ * maximumIntervalMs, for retryForMs after the first attempt (then the delivery is failed).
+ */
+export interface WebhookRetryPolicy {
+  initialIntervalMs: number;
+  maximumIntervalMs: number;
+  retryForMs: number;
+}
+
+/** 10 s, 20 s, 40 s, ... capped at one hour, for 25 hours: about 30 attempts. */
+export const DEFAULT_WEBHOOK_RETRY: WebhookRetryPolicy = {
+  initialIntervalMs: 10_000,
+  maximumIntervalMs: 60 * 60_000,
+  retryForMs: 25 * 60 * 60_000,
+};

@@ -7,7 +7,14 @@ import type { Duration } from '@temporalio/common';
 import { TASK_QUEUE, WORKFLOW_NAMES } from './constants';
 import type { healthCheckWorkflow, HealthCheckResult } from './workflows';
 
-export { TASK_QUEUE, WORKFLOW_NAMES } from './constants';
+export {
+  DEFAULT_WEBHOOK_RETRY,
+  paymentWorkflowId,
+  TASK_QUEUE,
+  WORKFLOW_NAMES,
+  webhookDeliveryWorkflowId,
+  type WebhookRetryPolicy,
+} from './constants';
 export { createActivities, type Activities, type ActivityDatabase, type ActivityDependencies, type DatabaseHealth } from './activities';
 export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
 export { startTemporalDevServer, type DevServer, type DevServerOptions } from './dev-server';

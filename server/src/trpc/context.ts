@@ -1,4 +1,6 @@
+import type { Client } from '@temporalio/client';
 import type { Database } from '@purser/db';
+import type { WebhookRetryPolicy } from '@purser/workflows/constants';
 import type { Logger } from '../logger';
 import type { HealthChecker } from '../health';
 import type { AuthenticatedOwner } from '../services/auth/authenticate-owner';
@@ -17,6 +19,16 @@ export interface AppDeps {
   publicUrl: string;
   /** Committed database changes fanned out to subscriptions (services/realtime/event-bus.ts). */
   events: EventBus;
+  /** Starts, signals and queries payment and webhook workflows. */
+  temporal: TemporalDeps;
+}
+
+export interface TemporalDeps {
+  client: Client;
+  /** The queue the payments worker polls (TASK_QUEUE unless a test isolates itself). */
+  taskQueue: string;
+  /** Backoff of webhook deliveries, handed to each delivery workflow it starts. */
+  webhookRetry: WebhookRetryPolicy;
 }
 
 export interface Context extends AppDeps {

@@ -9,7 +9,9 @@ import { openTestDatabase } from '@purser/db/testing';
 import { buildApp, type AppOptions } from '../../src/app';
 import { createHealthChecker } from '../../src/health';
 import { createEventBus } from '../../src/services/realtime/event-bus';
-import type { AppDeps } from '../../src/trpc/context';
+import type { Client } from '@temporalio/client';
+import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows/constants';
+import type { AppDeps, TemporalDeps } from '../../src/trpc/context';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -19,8 +21,27 @@ export interface TestApp {
   cleanup(): Promise<void>;
 }
 
-/** `options` adds app options beyond the deps, e.g. `{ authRateLimits: { password: 2 } }`. */
-export async function createTestApp(options: Partial<Omit<AppOptions, keyof AppDeps>> = {}): Promise<TestApp> {
+/**
+ * For suites that never start a workflow: any use of Temporal fails loudly. The temporal
+ * suites hand in a real client connected to a real dev server instead.
+ */
+export function temporalNotInThisTest(): TemporalDeps {
+  const client = new Proxy({} as Client, {
+    get() {
+      throw new Error('This test runs without Temporal: use a *.temporal.test.ts suite to start workflows');
+    },
+  });
+  return { client, taskQueue: 'unused', webhookRetry: DEFAULT_WEBHOOK_RETRY };
+}
+
+/**
+ * `options` adds app options beyond the deps, e.g. `{ authRateLimits: { password: 2 } }`;
+ * `temporal` connects the app to a real Temporal dev server (temporal suites).
+ */
+export async function createTestApp(
+  options: Partial<Omit<AppOptions, keyof AppDeps>> & { temporal?: TemporalDeps } = {},
+): Promise<TestApp> {
+  const { temporal = temporalNotInThisTest(), ...appOptions } = options;
   const { db, databaseUrl, cleanup } = await openTestDatabase();
   const ok = async () => {};
   const deps: AppDeps = {
@@ -31,8 +52,9 @@ export async function createTestApp(options: Partial<Omit<AppOptions, keyof AppD
     masterKey: randomBytes(32),
     publicUrl: 'http://127.0.0.1:3000',
     events: createEventBus({ db, logger: pino({ level: 'silent' }) }),
+    temporal,
   };
-  const app = await buildApp({ ...options, ...deps });
+  const app = await buildApp({ ...appOptions, ...deps });
   await app.ready();
   return {
     app,
