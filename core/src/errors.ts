@@ -14,6 +14,10 @@ export const ERROR_STATUS = {
   IDEMPOTENCY_CONFLICT: 409,
   INSUFFICIENT_FUNDS: 422,
   POLICY_VIOLATION: 422,
+  /** The rail refused the payment (a card or bank decline): final, retrying will not help. */
+  PAYMENT_DECLINED: 422,
+  /** The chosen rail cannot carry this payment (or not through this surface). */
+  RAIL_UNAVAILABLE: 422,
   PAYLOAD_TOO_LARGE: 413,
   RATE_LIMITED: 429,
   INTERNAL: 500,

@@ -38,6 +38,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: flag.optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
+  /**
+   * Let webhooks (and agent upstream calls) reach loopback and private addresses. On for the
+   * embedded sandbox; set false in production so owner-supplied URLs cannot probe the network.
+   */
+  ALLOW_PRIVATE_URLS: flag.default(true),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 });

@@ -138,6 +138,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         publicUrl,
         trustProxy: env.TRUST_PROXY,
         events,
+        allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
         temporal: {
           client,
           taskQueue: TASK_QUEUE,

@@ -19,6 +19,11 @@ export interface AppDeps {
   publicUrl: string;
   /** Committed database changes fanned out to subscriptions (services/realtime/event-bus.ts). */
   events: EventBus;
+  /**
+   * Outbound calls may reach loopback and private addresses (the embedded sandbox and tests).
+   * Off in production: webhook URLs and upstreams must then resolve to public addresses.
+   */
+  allowPrivateUrls: boolean;
   /** Starts, signals and queries payment and webhook workflows. */
   temporal: TemporalDeps;
 }

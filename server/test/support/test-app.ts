@@ -53,6 +53,7 @@ export async function createTestApp(
     publicUrl: 'http://127.0.0.1:3000',
     events: createEventBus({ db, logger: pino({ level: 'silent' }) }),
     temporal,
+    allowPrivateUrls: true,
   };
   const app = await buildApp({ ...appOptions, ...deps });
   await app.ready();

@@ -27,6 +27,10 @@ ADD COLUMN     "superseded_at" TIMESTAMPTZ(3);
 ALTER TABLE "webhook_deliveries" ADD COLUMN     "next_attempt_at" TIMESTAMPTZ(3),
 ADD COLUMN     "updated_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP;
 
+-- AlterTable
+ALTER TABLE "webhook_endpoints" ADD COLUMN     "deleted_at" TIMESTAMPTZ(3),
+ADD COLUMN     "description" TEXT NOT NULL DEFAULT '';
+
 -- CreateTable
 CREATE TABLE "rail_operations" (
     "id" UUID NOT NULL,
