@@ -10,3 +10,7 @@ export * from './policy/evaluate-policy';
 export * from './policy/zoned-time';
 export * from './canonical-json';
 export * from './contracts/intents';
+export * from './contracts/webhooks';
+export * from './contracts/policies';
+export * from './contracts/kya';
+export * from './policy/policy-document';

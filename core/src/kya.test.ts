@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { KYA_TIER_NAMES } from './contracts/agents';
+import { DEFAULT_MAX_DAILY_LIMIT, DEFAULT_MAX_TRANSACTION_AMOUNT, KYA_TIER_NAMES } from './contracts/agents';
 import {
   compareTiers,
   eidasLevel,
@@ -56,32 +56,40 @@ describe('KYA tiers', () => {
 });
 
 describe('KYA tier caps', () => {
-  it('are $10/$50, $100/$500, $1,000/$5,000 and $10,000/$50,000 per transaction and per day', () => {
+  it('are $10/$100, $100/$1,000, $1,000/$10,000 and $10,000/$100,000 per transaction and per day', () => {
     const table = KYA_TIER_NAMES.map((tier) => [tier, toDecimalString(KYA_TIER_CAPS[tier].perTransaction), toDecimalString(tierCaps(tier).perDay)]);
     expect(table).toEqual([
-      ['pseudonymous', '10', '50'],
-      ['basic', '100', '500'],
-      ['moderate', '1000', '5000'],
-      ['high', '10000', '50000'],
+      ['pseudonymous', '10', '100'],
+      ['basic', '100', '1000'],
+      ['moderate', '1000', '10000'],
+      ['high', '10000', '100000'],
     ]);
   });
 
-  it('grow with every tier', () => {
+  it('of the basic tier, where new agents start, are exactly the spec default spending rules', () => {
+    expect(KYA_TIER_CAPS.basic.perTransaction).toBe($(DEFAULT_MAX_TRANSACTION_AMOUNT));
+    expect(KYA_TIER_CAPS.basic.perDay).toBe($(DEFAULT_MAX_DAILY_LIMIT));
+  });
+
+  it('grow tenfold with every tier, and a day holds ten payments at the cap', () => {
+    for (const tier of KYA_TIER_NAMES) expect(KYA_TIER_CAPS[tier].perDay).toBe(10n * KYA_TIER_CAPS[tier].perTransaction);
     for (let i = 1; i < KYA_TIER_NAMES.length; i++) {
       const lower = KYA_TIER_CAPS[KYA_TIER_NAMES[i - 1] as KyaTier];
       const higher = KYA_TIER_CAPS[KYA_TIER_NAMES[i] as KyaTier];
-      expect(higher.perTransaction).toBeGreaterThan(lower.perTransaction);
-      expect(higher.perDay).toBeGreaterThan(lower.perDay);
+      expect(higher.perTransaction).toBe(10n * lower.perTransaction);
+      expect(higher.perDay).toBe(10n * lower.perDay);
     }
   });
 
   it('name the lowest tier that covers a payment, exactly at a cap and one atomic unit over', () => {
     expect(lowestTierFor($(10), 0n)).toBe('pseudonymous');
     expect(lowestTierFor($(10) + 1n, 0n)).toBe('basic');
-    expect(lowestTierFor($(5), $(45))).toBe('pseudonymous');
-    expect(lowestTierFor($(5), $(45) + 1n)).toBe('basic');
-    expect(lowestTierFor($(10_000), $(40_000))).toBe('high');
+    expect(lowestTierFor($(5), $(95))).toBe('pseudonymous');
+    expect(lowestTierFor($(5), $(95) + 1n)).toBe('basic');
+    expect(lowestTierFor($(100), $(900))).toBe('basic');
+    expect(lowestTierFor($(100), $(900) + 1n)).toBe('moderate');
+    expect(lowestTierFor($(10_000), $(90_000))).toBe('high');
     expect(lowestTierFor($(10_000) + 1n, 0n)).toBeNull();
-    expect(lowestTierFor($(1), $(50_000))).toBeNull();
+    expect(lowestTierFor($(1), $(100_000))).toBeNull();
   });
 });

@@ -6,13 +6,14 @@
  *
  * | tier         | eIDAS level | per transaction | per day (rolling 24 h) |
  * |--------------|-------------|-----------------|------------------------|
- * | pseudonymous | none        | $10             | $50                    |
- * | basic        | low         | $100            | $500                   |
- * | moderate     | substantial | $1,000          | $5,000                 |
- * | high         | high        | $10,000         | $50,000                |
+ * | pseudonymous | none        | $10             | $100                   |
+ * | basic        | low         | $100            | $1,000                 |
+ * | moderate     | substantial | $1,000          | $10,000                |
+ * | high         | high        | $10,000         | $100,000               |
  *
- * Each step multiplies the caps by ten; a day allows five transactions at the cap. The caps
- * are a ceiling on top of the agent's own spending rules, never a replacement for them.
+ * Each step multiplies the caps by ten; a day holds ten transactions at the cap. New agents
+ * start at basic, whose caps are exactly the spec's default spending rules ($100 / $1,000).
+ * The caps are a ceiling on top of the agent's own spending rules, never a replacement for them.
  */
 import { z } from 'zod';
 import { KYA_TIER_NAMES } from './contracts/agents';
@@ -39,10 +40,10 @@ export interface KyaTierCaps {
 }
 
 export const KYA_TIER_CAPS: Readonly<Record<KyaTier, Readonly<KyaTierCaps>>> = {
-  pseudonymous: { perTransaction: 10n * UNITS_PER_DOLLAR, perDay: 50n * UNITS_PER_DOLLAR },
-  basic: { perTransaction: 100n * UNITS_PER_DOLLAR, perDay: 500n * UNITS_PER_DOLLAR },
-  moderate: { perTransaction: 1_000n * UNITS_PER_DOLLAR, perDay: 5_000n * UNITS_PER_DOLLAR },
-  high: { perTransaction: 10_000n * UNITS_PER_DOLLAR, perDay: 50_000n * UNITS_PER_DOLLAR },
+  pseudonymous: { perTransaction: 10n * UNITS_PER_DOLLAR, perDay: 100n * UNITS_PER_DOLLAR },
+  basic: { perTransaction: 100n * UNITS_PER_DOLLAR, perDay: 1_000n * UNITS_PER_DOLLAR },
+  moderate: { perTransaction: 1_000n * UNITS_PER_DOLLAR, perDay: 10_000n * UNITS_PER_DOLLAR },
+  high: { perTransaction: 10_000n * UNITS_PER_DOLLAR, perDay: 100_000n * UNITS_PER_DOLLAR },
 };
 
 export const KYA_TIER_MESSAGE = `KYA tier must be one of ${KYA_TIER_NAMES.join(', ')}`;

@@ -43,6 +43,8 @@ const schema = z.object({
    * embedded sandbox; set false in production so owner-supplied URLs cannot probe the network.
    */
   ALLOW_PRIVATE_URLS: flag.default(true),
+  /** How long the sandbox card and bank simulators take to settle (their defaults when unset). */
+  SANDBOX_SETTLEMENT_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 });

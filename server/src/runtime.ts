@@ -10,7 +10,6 @@ import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type LogLevel, type Worker } from '@temporalio/worker';
 import { openDatabase, type Database } from '@purser/db';
 import {
-  createActivities,
   createPaymentsWorker,
   runHealthCheck,
   startTemporalDevServer,
@@ -25,6 +24,8 @@ import type { Logger } from './logger';
 import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 import { createEventBus } from './services/realtime/event-bus';
+import type { TemporalDeps } from './trpc/context';
+import { createWorkerActivities } from './worker-activities';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -86,6 +87,12 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
     const connection = await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+    const masterKey = await loadMasterKey({ masterKey: env.MASTER_KEY, dataDir: env.DATA_DIR });
+    const temporal: TemporalDeps = {
+      client,
+      taskQueue: TASK_QUEUE,
+      webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: env.WEBHOOK_RETRY_INITIAL_MS },
+    };
 
     let worker: Worker | undefined;
     if (env.RUN_WORKER) {
@@ -94,7 +101,14 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       worker = await createPaymentsWorker({
         connection: workerConnection,
         namespace: env.TEMPORAL_NAMESPACE,
-        activities: createActivities({ db }),
+        activities: createWorkerActivities({
+          db,
+          logger,
+          masterKey,
+          allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
+          temporal,
+          sandboxSettlementDelayMs: env.SANDBOX_SETTLEMENT_DELAY_MS,
+        }),
       });
       const running = worker.run();
       const started = worker;
@@ -123,7 +137,6 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       },
     });
 
-    const masterKey = await loadMasterKey({ masterKey: env.MASTER_KEY, dataDir: env.DATA_DIR });
     const publicUrl = env.PUBLIC_URL ?? `http://${listenHost(env.HOST)}:${env.PORT}`;
 
     let appUrl: string | undefined;
@@ -139,11 +152,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         trustProxy: env.TRUST_PROXY,
         events,
         allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
-        temporal: {
-          client,
-          taskQueue: TASK_QUEUE,
-          webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: env.WEBHOOK_RETRY_INITIAL_MS },
-        },
+        temporal,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
       });

@@ -109,7 +109,7 @@ describe('creating an agent', () => {
 
     expect(agent.did).toMatch(new RegExp(`^did:agnic:${UUID}$`));
     expect(agent.did).toBe(formatAgentDid(agent.id));
-    expect(agent).toMatchObject({ name: 'Shopping bot', description: 'Buys things', owner_id: owner.userId, status: 'active', kya_tier: 'pseudonymous' });
+    expect(agent).toMatchObject({ name: 'Shopping bot', description: 'Buys things', owner_id: owner.userId, status: 'active', kya_tier: 'basic' });
     expect(agent.spending_rules).toEqual({
       max_transaction_amount: 100,
       max_daily_limit: 1000,
@@ -221,7 +221,7 @@ describe('authenticateAgent', () => {
       did: agent.did,
       ownerId: owner.userId,
       apiKeyId: api_key.id,
-      kyaTier: 'pseudonymous',
+      kyaTier: 'basic',
     });
   });
 

@@ -122,7 +122,7 @@ describe('agent credentials', () => {
       sub: agent.did,
       vct: `${t.deps.publicUrl}/credentials/agent`,
       owner: ownerId,
-      kya_tier: 'pseudonymous',
+      kya_tier: 'basic',
       agent_status: 'active',
       spending_rules: { currency: 'USD', max_transaction_amount: '100', max_daily_limit: '1000' },
       status: { status_list: { uri: `${t.deps.publicUrl}/statuslists/agents` } },
@@ -189,7 +189,7 @@ describe('POST /api/v1/credentials/verify', () => {
     const { agent, credential } = await newAgent();
     const response = await verifyViaEndpoint(credential);
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ valid: true, revoked: false, errors: [], claims: { sub: agent.did, kya_tier: 'pseudonymous' } });
+    expect(response.json()).toMatchObject({ valid: true, revoked: false, errors: [], claims: { sub: agent.did, kya_tier: 'basic' } });
   });
 
   it('answers revoked for a suspended agent, and valid again after reactivation', async () => {

@@ -34,3 +34,16 @@ export const DEFAULT_WEBHOOK_RETRY: WebhookRetryPolicy = {
   maximumIntervalMs: 60 * 60_000,
   retryForMs: 25 * 60 * 60_000,
 };
+
+/** Business failures of payment activities, by AppError code: their ApplicationFailure type. Never retried. */
+export const PAYMENT_FAILURES = {
+  POLICY_VIOLATION: 'PolicyViolation',
+  INSUFFICIENT_FUNDS: 'InsufficientFunds',
+  PAYMENT_DECLINED: 'Declined',
+  RAIL_UNAVAILABLE: 'RailUnavailable',
+  AGENT_SUSPENDED: 'AgentSuspended',
+  NOT_FOUND: 'NotFound',
+} as const;
+
+/** How long an approval waits when no policy sets a time box (spec sample: 24h). */
+export const DEFAULT_APPROVAL_TIME_BOX_MS = 24 * 60 * 60_000;

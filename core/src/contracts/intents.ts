@@ -175,6 +175,8 @@ export type FiredRuleView = z.infer<typeof firedRuleView>;
 export const policyDecisionView = z.object({
   decision: z.enum(['allow', 'require_approval', 'deny']),
   fired: z.array(firedRuleView),
+  /** What each shadow policy would have decided, had it been enforced. */
+  shadow: z.array(z.object({ policyId: z.string(), name: z.string(), version: z.number(), decision: z.enum(['allow', 'require_approval', 'deny']) })),
   evaluatedAt: z.string(),
 });
 export type PolicyDecisionView = z.infer<typeof policyDecisionView>;

@@ -181,7 +181,7 @@ describe('kyaEscalation', () => {
   });
 
   it('escalates exactly at the escalation tier cap and refuses one atomic unit more', () => {
-    const at = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) }, usage: { spentInWindow: $(4_000) }, rules: { kyaEscalation: 'moderate' } });
+    const at = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) }, usage: { spentInWindow: $(9_000) }, rules: { kyaEscalation: 'moderate' } });
     expect(at.decision).toBe('require_approval');
     expect(codes(at)).toEqual(['KYA_ESCALATION_REQUIRED', 'KYA_ESCALATION_REQUIRED']);
 
@@ -192,7 +192,7 @@ describe('kyaEscalation', () => {
       /It needs at least the high tier\. Policy "Test policy" escalates only up to the moderate tier, which does not cover it\.$/,
     );
 
-    const overDaily = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) }, usage: { spentInWindow: $(4_000) + 1n }, rules: { kyaEscalation: 'moderate' } });
+    const overDaily = evaluate({ agent: pseudonymous, intent: { amount: $(1_000) }, usage: { spentInWindow: $(9_000) + 1n }, rules: { kyaEscalation: 'moderate' } });
     expect(overDaily.decision).toBe('deny');
     expect(overDaily.fired.map((entry) => [entry.rule, entry.code])).toEqual([
       ['kyaTierCap.perTransaction', 'KYA_ESCALATION_REQUIRED'],

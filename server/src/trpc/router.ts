@@ -6,6 +6,9 @@ import { walletRouter } from './wallet/router';
 import { transactionsRouter } from './transactions/router';
 import { realtimeRouter } from './realtime/router';
 import { agentsRouter } from './agents/router';
+import { intentsRouter } from './intents/router';
+import { policiesRouter } from './policies/router';
+import { webhooksRouter } from './webhooks/router';
 
 export const appRouter = router({
   health: healthRouter,
@@ -15,6 +18,9 @@ export const appRouter = router({
   transactions: transactionsRouter,
   realtime: realtimeRouter,
   agents: agentsRouter,
+  intents: intentsRouter,
+  policies: policiesRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,16 +3,26 @@
 // webhook steps are implemented by the server's services and handed in here, so this
 // workspace never imports the server.
 import { createHealthActivities, type ActivityDatabase } from './health';
+import { createPaymentActivities, type PaymentSteps } from './payments';
+import { createWebhookActivities, type WebhookSender } from './webhooks';
 
 export type { ActivityDatabase, DatabaseHealth } from './health';
+export type { PaymentSteps } from './payments';
+export type { WebhookSender } from './webhooks';
 
 export interface ActivityDependencies {
   db: ActivityDatabase;
+  /** The payment workflow's steps; a worker without them runs no payments. */
+  payments?: PaymentSteps;
+  /** Webhook delivery; a worker without it delivers no webhooks. */
+  webhooks?: WebhookSender;
 }
 
-export function createActivities({ db }: ActivityDependencies) {
+export function createActivities({ db, payments, webhooks }: ActivityDependencies) {
   return {
     ...createHealthActivities(db),
+    ...(payments ? createPaymentActivities(payments) : {}),
+    ...(webhooks ? createWebhookActivities(webhooks) : {}),
   };
 }
 

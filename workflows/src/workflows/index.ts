@@ -2,3 +2,5 @@
 // sandbox and is replayed: no Node builtins, no clocks or randomness outside the workflow
 // APIs, and activities are imported as types only.
 export * from './health-check';
+export * from './payment';
+export * from './webhook-delivery';

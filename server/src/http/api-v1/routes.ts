@@ -44,6 +44,10 @@ import { getOwnerWallet } from '../../services/wallets/get-owner-wallet';
 import { listOwnerTransactions } from '../../services/wallets/list-owner-transactions';
 import { topUpWallet } from '../../services/wallets/top-up-wallet';
 import { defineRoute, type ApiRoute } from './define-route';
+import { intentRoutes } from './intent-routes';
+import { kyaRoutes } from './kya-routes';
+import { policyRoutes } from './policy-routes';
+import { webhookRoutes } from './webhook-routes';
 
 const agentParams = z.object({ agentId: agentIdSchema });
 const apiKeyParams = z.object({ keyId: z.uuid({ error: 'API key id must be a UUID' }) });
@@ -256,4 +260,4 @@ const credentials = [
   }),
 ];
 
-export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...apiKeys, ...credentials] as ApiRoute[];
+export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...apiKeys, ...credentials, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...webhookRoutes] as ApiRoute[];

@@ -68,12 +68,12 @@ export function isAuditChainConflict(error: unknown): boolean {
 export async function withAuditRetry<T>(
   prisma: PrismaClient,
   fn: (tx: TransactionClient) => Promise<T>,
-  options: { attempts?: number } = {},
+  options: { attempts?: number; transactionOptions?: { maxWait?: number; timeout?: number } } = {},
 ): Promise<T> {
   const attempts = options.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await prisma.$transaction((tx: TransactionClient) => fn(tx));
+      return await prisma.$transaction((tx: TransactionClient) => fn(tx), options.transactionOptions);
     } catch (error) {
       if (attempt >= attempts || !isAuditChainConflict(error)) throw error;
     }

@@ -147,6 +147,25 @@ export async function getOrCreateAgentAccount(tx: TransactionClient, agentWallet
   return { id, balance: balanceIn(wallet, currency) };
 }
 
+/**
+ * The agent wallet's hold account in `currency` (funds reserved for in-flight payments),
+ * created on first use. The caller must already hold the agent wallet's lock (through
+ * getOrCreateAgentAccount or lockAgentWallets), as the lock order requires.
+ */
+export async function getOrCreateHoldAccount(tx: TransactionClient, agentWalletId: string, currency: Currency): Promise<string> {
+  const existing = await tx.ledgerAccount.findUnique({
+    where: { agentWalletId_kind_currency: { agentWalletId, kind: 'hold', currency } },
+    select: { id: true },
+  });
+  return existing?.id ?? createAccount(tx, { kind: 'hold', currency, agentWalletId });
+}
+
+/** Locks agent wallet rows in id order (the lock order), e.g. a payer's and a payee's. */
+export async function lockAgentWallets(tx: TransactionClient, agentWalletIds: string[]): Promise<void> {
+  const ids = unique(agentWalletIds);
+  if (ids.length) await tx.$queryRaw`SELECT "id" FROM "agent_wallets" WHERE "id" = ANY(${ids}::uuid[]) ORDER BY "id" FOR UPDATE`;
+}
+
 type LockedWallet = { usdc: bigint; usdt: bigint; accountId: string | null };
 
 function balanceIn(wallet: LockedWallet, currency: Currency): bigint {

@@ -4,7 +4,9 @@ import { deleteAgent } from './delete-agent';
 import { getAgent } from './get-agent';
 import { listAgentTransactions } from './list-agent-transactions';
 import { listAgents } from './list-agents';
+import { listKyaVerifications } from './list-kya-verifications';
 import { reactivateAgent } from './reactivate-agent';
+import { requestKyaEscalation } from './request-kya-escalation';
 import { rotateAgentApiKey } from './rotate-agent-api-key';
 import { suspendAgent } from './suspend-agent';
 import { updateSpendingRules } from './update-spending-rules';
@@ -19,4 +21,6 @@ export const agentsRouter = router({
   delete: deleteAgent,
   rotateApiKey: rotateAgentApiKey,
   transactions: listAgentTransactions,
+  requestKyaEscalation,
+  kyaVerifications: listKyaVerifications,
 });

@@ -1,0 +1,30 @@
+/**
+ * Attaches a policy (the spec's dailyCap, allowedCategories, kyaEscalation, timeBox, ...) to
+ * one intent. Accepted while the intent has not passed its gate or waits for approval; the
+ * workflow then runs the gate again with it. Past the gate it is 409: the payment was decided.
+ */
+import { AppError, type AttachPolicyInput, type IntentView } from '@purser/core';
+import type { TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
+import type { AppDeps } from '../../trpc/context';
+import { attachPolicyRow } from './create-intent';
+import { getIntent } from './get-intent';
+import { signalPaymentWorkflow } from './payment-workflows';
+import { lockIntent } from './transition-intent';
+
+export async function attachIntentPolicy(deps: Pick<AppDeps, 'db' | 'temporal' | 'logger'>, ownerId: string, input: AttachPolicyInput): Promise<IntentView> {
+  const prisma = deps.db.prisma;
+  await getIntent(prisma, ownerId, input.intentId);
+  await withAuditRetry(prisma, async (tx: TransactionClient) => {
+    // The gate locks the intent's row too, so it sees this policy or finds the intent moved on.
+    const intent = await lockIntent(tx, input.intentId, ownerId);
+    if (intent.status !== 'created' && intent.status !== 'pending_approval') {
+      throw new AppError('CONFLICT', `The payment intent is ${intent.status.replace('_', ' ')}: its policy gate has already decided`);
+    }
+    await attachPolicyRow(tx, { ownerId, agentId: intent.agentId, intentId: intent.id, rules: input.policy, shadow: input.shadow, actor: `owner:${ownerId}` });
+    // Touch the intent so the gate's revision changes even if it already read the policies.
+    await tx.paymentIntent.update({ where: { id: intent.id }, data: { updatedAt: new Date() }, select: { id: true } });
+  });
+  await signalPaymentWorkflow(deps.temporal, input.intentId, 'policyChanged', (error) => deps.logger.warn({ err: error, intentId: input.intentId }, 'policy signal failed'));
+  return getIntent(prisma, ownerId, input.intentId);
+}

@@ -1,0 +1,64 @@
+/**
+ * The server's implementation of the payment workflow's steps (PaymentSteps in
+ * @purser/workflows): the worker hands it to createActivities. Each step is one short
+ * database transaction (or a rail call) that is safe to run again.
+ */
+import type { PaymentSteps } from '@purser/workflows/activities/payments';
+import type { Prisma, TransactionClient } from '@purser/db';
+import type { AppDeps } from '../../trpc/context';
+import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
+import { emitPaymentEvent } from '../webhooks/emit-payment-event';
+import { startWebhookDeliveries } from '../webhooks/start-webhook-deliveries';
+import { intentSelect, toIntentView } from '../intents/intent-view';
+import type { Rails } from '../rails/create-rails';
+import { openApproval, resolveApproval } from './approval-steps';
+import { applyGateDecision, loadGateInput, SYSTEM_ACTOR } from './gate';
+import { checkRail, chooseRail, executeOnRail } from './rail-steps';
+import { reserveFunds } from './reserve-funds';
+import { capturePayment, failIntent, releaseFunds } from './settle-payment';
+
+export interface PaymentStepsDeps extends Pick<AppDeps, 'db' | 'temporal' | 'logger'> {
+  rails: Rails;
+}
+
+export function createPaymentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): PaymentSteps {
+  const prisma = db.prisma;
+  return {
+    async emitEvent(intentId, type) {
+      const emitted = await prisma.$transaction(async (tx: TransactionClient) => {
+        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
+        return emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type, intent: toIntentView(row) });
+      });
+      await startWebhookDeliveries(temporal, emitted.deliveryIds);
+    },
+    loadGate: (intentId) => prisma.$transaction((tx: TransactionClient) => loadGateInput(tx, intentId, new Date())),
+    applyGate: (intentId, decision, revision) =>
+      withAuditRetry(prisma, (tx) => applyGateDecision(tx, intentId, decision, revision, (message, data) => logger.info(data, message))),
+    openApproval: (intentId, expiresAt) => withAuditRetry(prisma, (tx) => openApproval(tx, intentId, new Date(expiresAt))),
+    resolveApproval: (intentId, timedOut) => withAuditRetry(prisma, (tx) => resolveApproval(tx, intentId, timedOut)),
+    selectRail: (intentId) => chooseRail(prisma, rails, intentId),
+    reserveFunds: (intentId) => reserveFunds(prisma, intentId),
+    executeOnRail: (intentId) => executeOnRail(prisma, rails, intentId),
+    checkRail: (intentId) => checkRail(prisma, rails, intentId),
+    capturePayment: (intentId) => capturePayment(prisma, intentId),
+    releaseFunds: (intentId, failure) => releaseFunds(prisma, intentId, failure),
+    failIntent: (intentId, failure) => failIntent(prisma, intentId, failure),
+    async recordWorkflowAudit(intentId, steps) {
+      await withAuditRetry(prisma, async (tx) => {
+        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { ownerId: true, status: true } });
+        const subject = `payment_intent:${intentId}`;
+        const action = 'payment_intent.workflow_completed';
+        // A retried activity must not log the run twice.
+        const logged = await tx.auditEvent.findFirst({ where: { ownerId: row.ownerId, subject, action }, select: { seq: true } });
+        if (logged) return;
+        await appendAuditEvent(tx, {
+          actor: SYSTEM_ACTOR,
+          action,
+          subject,
+          ownerId: row.ownerId,
+          data: { status: row.status, steps: steps as unknown as Prisma.InputJsonArray } as never,
+        });
+      });
+    },
+  };
+}

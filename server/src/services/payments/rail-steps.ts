@@ -1,0 +1,70 @@
+/**
+ * The rail steps of a payment: choose the rail (quote), execute on it, and follow a pending
+ * operation until it settles or is declined. A decline is a non-retryable PAYMENT_DECLINED;
+ * the workflow then releases the held funds.
+ */
+import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb } from '@purser/core';
+import type { PrismaClient } from '@purser/db';
+import type { RailStepResult } from '@purser/workflows/activities/payments';
+import { selectRail, type Rails } from '../rails/create-rails';
+import { declinedError, type RailPayment, type RailResult } from '../rails/rail';
+
+export async function railPaymentOf(prisma: PrismaClient, intentId: string): Promise<{ payment: RailPayment; rail: string }> {
+  const intent = await prisma.paymentIntent.findUnique({
+    where: { id: intentId },
+    select: {
+      amount: true,
+      currency: true,
+      toAddress: true,
+      merchant: true,
+      geography: true,
+      metadata: true,
+      rail: true,
+      agentId: true,
+      agent: { select: { wallet: { select: { walletAddress: true, evmWalletAddress: true } } } },
+    },
+  });
+  if (!intent) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
+  const wallet = intent.agent.wallet;
+  return {
+    rail: railFromDb(intent.rail ?? 'ledger'),
+    payment: {
+      intentId,
+      amount: intent.amount,
+      currency: intent.currency,
+      toAddress: intent.toAddress,
+      merchant: intent.merchant,
+      geography: intent.geography,
+      metadata: (intent.metadata ?? {}) as Record<string, unknown>,
+      payer: { agentId: intent.agentId, walletAddress: wallet?.walletAddress ?? '', evmAddress: wallet?.evmWalletAddress ?? null },
+    },
+  };
+}
+
+export async function chooseRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<{ rail: RailStepResult['rail']; sandbox: boolean }> {
+  const { payment, rail } = await railPaymentOf(prisma, intentId);
+  const chosen = await selectRail(rails, rail, payment);
+  return { rail: chosen.rail.name, sandbox: chosen.rail.sandbox };
+}
+
+export async function executeOnRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<RailStepResult> {
+  const { payment, rail } = await railPaymentOf(prisma, intentId);
+  const { rail: chosen } = await selectRail(rails, rail, payment);
+  return toStepResult(await chosen.execute(payment));
+}
+
+export async function checkRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<RailStepResult> {
+  const { rail } = await railPaymentOf(prisma, intentId);
+  return toStepResult(await rails[rail as keyof Rails].status(intentId));
+}
+
+function toStepResult(result: RailResult): RailStepResult {
+  if (result.status === 'declined') throw declinedError(result);
+  return {
+    rail: result.rail,
+    sandbox: result.sandbox,
+    reference: result.reference,
+    status: result.status,
+    checkAfter: result.status === 'pending' ? (result.settleAfter?.toISOString() ?? null) : null,
+  };
+}

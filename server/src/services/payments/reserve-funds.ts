@@ -1,0 +1,132 @@
+/**
+ * Reserve: the authoritative check of every limit, then agent -> hold. Runs under the agent
+ * wallet's row lock, so concurrent payments of one agent queue here and each sees the ones
+ * before it: a burst can never overspend the balance, a per-transaction cap or a daily limit.
+ * The policy engine runs again with the usage read under that lock (the gate's figures may be
+ * stale by now). Business refusals are committed (intent blocked or failed, audited) and then
+ * thrown as typed errors the workflow does not retry.
+ */
+import { AppError, evaluatePolicy, type KyaTier } from '@purser/core';
+import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
+import type { ReserveOutcome } from '@purser/workflows/activities/payments';
+import { withAuditRetry } from '../audit/append-audit-event';
+import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
+import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
+import { loadApplicablePolicies } from '../policies/load-applicable-policies';
+import { lockIntent, transitionIntent } from '../intents/transition-intent';
+import { OWNER_TIME_ZONE, spentByAgent, SYSTEM_ACTOR, toJson } from './gate';
+
+type Refusal = { code: 'POLICY_VIOLATION' | 'INSUFFICIENT_FUNDS' | 'AGENT_SUSPENDED'; message: string };
+
+export async function reserveFunds(prisma: PrismaClient, intentId: string): Promise<ReserveOutcome> {
+  const result = await withMoneyRetry(prisma, (tx) => reserveInTransaction(tx, intentId));
+  if ('refusal' in result) throw new AppError(result.refusal.code, result.refusal.message);
+  return result.outcome;
+}
+
+async function reserveInTransaction(tx: TransactionClient, intentId: string): Promise<{ outcome: ReserveOutcome } | { refusal: Refusal }> {
+  const intent = await lockIntent(tx, intentId);
+  if (intent.reservedAt !== null) return { outcome: { status: 'reserved' } }; // a retry of a committed reserve
+  if (intent.status !== 'approved') return { outcome: { status: intent.status, ended: true } };
+
+  const row = await tx.paymentIntent.findUniqueOrThrow({
+    where: { id: intentId },
+    select: {
+      category: true,
+      merchant: true,
+      geography: true,
+      kyaTier: true,
+      toAddress: true,
+      purpose: true,
+      metadata: true,
+      rail: true,
+      approval: { select: { status: true } },
+      agent: {
+        select: {
+          status: true,
+          kyaTier: true,
+          wallet: { select: { id: true } },
+          spendingRules: { select: { maxTransactionAmount: true, maxDailyLimit: true, approvalThreshold: true } },
+        },
+      },
+    },
+  });
+  const { agent } = row;
+  const refuse = async (code: Refusal['code'], message: string, data: Prisma.PaymentIntentUpdateInput = {}) => {
+    await transitionIntent(tx, intent, {
+      to: code === 'POLICY_VIOLATION' ? 'blocked' : 'failed',
+      actor: SYSTEM_ACTOR,
+      data: { ...data, failureCode: code, failureMessage: message },
+    });
+    return { refusal: { code, message } };
+  };
+  if (agent.status !== 'active') return refuse('AGENT_SUSPENDED', `The agent is ${agent.status}`);
+  if (!agent.wallet || !agent.spendingRules) return refuse('INSUFFICIENT_FUNDS', 'The agent has no wallet');
+
+  // Lock order: the agent's wallet (inside getOrCreateAgentAccount), then its accounts.
+  const agentAccount = await getOrCreateAgentAccount(tx, agent.wallet.id, intent.currency);
+  const at = new Date();
+  const evaluation = evaluatePolicy({
+    intent: { amount: intent.amount, currency: intent.currency, category: row.category, merchant: row.merchant, country: row.geography, kyaTier: row.kyaTier as KyaTier | null },
+    agent: { kyaTier: agent.kyaTier as KyaTier, spendingRules: agent.spendingRules },
+    policies: await loadApplicablePolicies(tx, { ownerId: intent.ownerId, agentId: intent.agentId, intentId }),
+    usage: await spentByAgent(tx, intent.agentId, at),
+    at,
+    timeZone: OWNER_TIME_ZONE,
+  });
+  const policyDecision = toJson({
+    decision: evaluation.decision,
+    fired: evaluation.fired,
+    shadow: evaluation.shadow.map(({ policyId, name, version, decision }) => ({ policyId, name, version, decision })),
+    evaluatedAt: at.toISOString(),
+  }) as Prisma.InputJsonObject;
+
+  if (evaluation.decision === 'deny') {
+    const denial = evaluation.fired.find((rule) => !rule.shadow && rule.outcome === 'deny');
+    return refuse('POLICY_VIOLATION', denial?.message ?? 'Refused by policy', { policyDecision });
+  }
+  if (evaluation.decision === 'require_approval' && row.approval?.status !== 'approved') {
+    await transitionIntent(tx, intent, { to: 'pending_approval', actor: SYSTEM_ACTOR, data: { policyDecision }, audit: { reason: 'limits changed since the gate' } });
+    return { outcome: { status: 'needs_approval' } };
+  }
+  if (agentAccount.balance < intent.amount) return refuse('INSUFFICIENT_FUNDS', 'Insufficient balance');
+
+  const holdAccount = await getOrCreateHoldAccount(tx, agent.wallet.id, intent.currency);
+  const hold = await postLedgerTransaction(tx, {
+    type: 'payment_hold',
+    description: `Funds held for payment intent ${intentId}`,
+    paymentIntentId: intentId,
+    entries: [
+      { accountId: agentAccount.id, amount: -intent.amount, currency: intent.currency },
+      { accountId: holdAccount, amount: intent.amount, currency: intent.currency },
+    ],
+  });
+  await tx.agentTransaction.create({
+    data: {
+      agentId: intent.agentId,
+      type: 'payment',
+      amount: intent.amount,
+      currency: intent.currency,
+      status: 'pending',
+      category: row.category,
+      toAddress: row.toAddress,
+      description: row.purpose || row.merchant || 'Payment',
+      metadata: { ...(row.metadata as Prisma.JsonObject), payment_intent_id: intentId, rail: row.rail ?? 'ledger' },
+      paymentIntentId: intentId,
+      ledgerTransactionId: hold.id,
+    },
+    select: { id: true },
+  });
+  await transitionIntent(tx, intent, {
+    to: 'processing',
+    actor: SYSTEM_ACTOR,
+    data: { reservedAt: at, policyDecision },
+    audit: { ledger_transaction_id: hold.id, amount: intent.amount.toString(), currency: intent.currency },
+  });
+  return { outcome: { status: 'reserved' } };
+}
+
+/** A money transaction with the wallet-burst timeouts, run again on an audit chain conflict. */
+export function withMoneyRetry<T>(prisma: PrismaClient, fn: (tx: TransactionClient) => Promise<T>): Promise<T> {
+  return withAuditRetry(prisma, fn, { transactionOptions: MONEY_TRANSACTION_OPTIONS });
+}

@@ -1,0 +1,127 @@
+/**
+ * The end of a reserved payment: capture (hold -> payee) or release (hold -> agent, the
+ * compensation of the reserve). Each posts at most one ledger transaction per intent (the
+ * unique (payment_intent_id, type) index stands behind the checks here), so a retried
+ * activity or a restarted worker completes the payment exactly once.
+ *
+ * The payee of a ledger-rail payment to the address of another agent's wallet is that agent:
+ * an internal custodial transfer. Any other payment leaves the platform: the external account.
+ */
+import type { IntentStatus } from '@purser/core';
+import type { PrismaClient, TransactionClient } from '@purser/db';
+import {
+  externalAccountId,
+  getOrCreateAgentAccount,
+  getOrCreateHoldAccount,
+  lockAgentWallets,
+  postLedgerTransaction,
+} from '../ledger/post-ledger-transaction';
+import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
+import { SYSTEM_ACTOR } from './gate';
+import { withMoneyRetry } from './reserve-funds';
+
+export async function capturePayment(prisma: PrismaClient, intentId: string): Promise<void> {
+  await withMoneyRetry(prisma, async (tx) => {
+    const intent = await lockIntent(tx, intentId);
+    if (intent.settledAt !== null) return; // a retry of a committed capture
+    if (intent.status !== 'processing' || intent.reservedAt === null || intent.releasedAt !== null) {
+      throw new Error(`Cannot capture payment intent ${intentId}: it is ${intent.status}${intent.releasedAt ? ', released' : ''}`);
+    }
+    const row = await tx.paymentIntent.findUniqueOrThrow({
+      where: { id: intentId },
+      select: { rail: true, toAddress: true, category: true, purpose: true, agent: { select: { name: true, wallet: { select: { id: true } } } } },
+    });
+    const payerWalletId = row.agent.wallet!.id;
+    const payee = row.rail === 'ledger' && row.toAddress ? await internalPayee(tx, row.toAddress, payerWalletId) : null;
+
+    await lockAgentWallets(tx, payee ? [payerWalletId, payee.walletId] : [payerWalletId]);
+    const holdAccount = await getOrCreateHoldAccount(tx, payerWalletId, intent.currency);
+    const payeeAccount = payee ? (await getOrCreateAgentAccount(tx, payee.walletId, intent.currency)).id : externalAccountId(intent.currency);
+    const capture = await postLedgerTransaction(tx, {
+      type: 'payment_capture',
+      description: payee ? `Payment to agent ${payee.agentId}` : `Payment to ${row.toAddress ?? 'merchant'}`,
+      paymentIntentId: intentId,
+      entries: [
+        { accountId: holdAccount, amount: -intent.amount, currency: intent.currency },
+        { accountId: payeeAccount, amount: intent.amount, currency: intent.currency },
+      ],
+    });
+    await tx.agentTransaction.updateMany({
+      where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
+      data: { status: 'completed', ledgerTransactionId: capture.id },
+    });
+    if (payee) {
+      await tx.agentTransaction.create({
+        data: {
+          agentId: payee.agentId,
+          type: 'payment_received',
+          amount: intent.amount,
+          currency: intent.currency,
+          status: 'completed',
+          category: row.category,
+          toAddress: row.toAddress,
+          description: row.purpose || `Payment from ${row.agent.name}`,
+          metadata: { payment_intent_id: intentId, from_agent_id: intent.agentId },
+          paymentIntentId: intentId,
+          ledgerTransactionId: capture.id,
+        },
+        select: { id: true },
+      });
+    }
+    await transitionIntent(tx, intent, {
+      to: 'settled',
+      actor: SYSTEM_ACTOR,
+      data: { settledAt: new Date() },
+      audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
+    });
+  });
+}
+
+/** Returns held funds to the agent (when any are held) and fails the intent with the reason. */
+export async function releaseFunds(prisma: PrismaClient, intentId: string, failure: { code: string; message: string }): Promise<void> {
+  await withMoneyRetry(prisma, async (tx) => {
+    const intent = await lockIntent(tx, intentId);
+    if (intent.status !== 'processing' || intent.settledAt !== null) return; // released already, or never reserved
+    const wallet = await tx.agentWallet.findUniqueOrThrow({ where: { agentId: intent.agentId }, select: { id: true } });
+    const agentAccount = await getOrCreateAgentAccount(tx, wallet.id, intent.currency);
+    const holdAccount = await getOrCreateHoldAccount(tx, wallet.id, intent.currency);
+    const release = await postLedgerTransaction(tx, {
+      type: 'payment_release',
+      description: `Held funds returned: ${failure.code}`,
+      paymentIntentId: intentId,
+      entries: [
+        { accountId: holdAccount, amount: -intent.amount, currency: intent.currency },
+        { accountId: agentAccount.id, amount: intent.amount, currency: intent.currency },
+      ],
+    });
+    await tx.agentTransaction.updateMany({
+      where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
+      data: { status: 'failed' },
+    });
+    await transitionIntent(tx, intent, {
+      to: 'failed',
+      actor: SYSTEM_ACTOR,
+      data: { releasedAt: new Date(), failureCode: failure.code, failureMessage: failure.message },
+      audit: { ledger_transaction_id: release.id, reason: failure.code },
+    });
+  });
+}
+
+/** Fails an intent that holds no funds; a terminal intent is left as it is. */
+export async function failIntent(prisma: PrismaClient, intentId: string, failure: { code: string; message: string }): Promise<IntentStatus> {
+  return withMoneyRetry(prisma, async (tx) => {
+    const intent: LockedIntent = await lockIntent(tx, intentId);
+    if (intent.reservedAt !== null) throw new Error(`Payment intent ${intentId} holds funds: release them instead`);
+    if (!['created', 'pending_approval', 'approved'].includes(intent.status)) return intent.status;
+    await transitionIntent(tx, intent, { to: 'failed', actor: SYSTEM_ACTOR, data: { failureCode: failure.code, failureMessage: failure.message } });
+    return 'failed';
+  });
+}
+
+async function internalPayee(tx: TransactionClient, address: string, payerWalletId: string): Promise<{ agentId: string; walletId: string } | null> {
+  const wallet = await tx.agentWallet.findFirst({
+    where: { OR: [{ walletAddress: address }, { evmWalletAddress: { equals: address, mode: 'insensitive' } }], agent: { status: { not: 'deleted' } } },
+    select: { id: true, agentId: true },
+  });
+  return wallet && wallet.id !== payerWalletId ? { agentId: wallet.agentId, walletId: wallet.id } : null;
+}

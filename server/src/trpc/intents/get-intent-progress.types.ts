@@ -1,0 +1,4 @@
+import { intentIdInput, intentProgressView } from '@purser/core';
+
+export const getIntentProgressInput = intentIdInput;
+export const getIntentProgressOutput = intentProgressView;

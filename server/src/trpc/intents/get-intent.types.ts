@@ -1,0 +1,4 @@
+import { intentIdInput, intentView } from '@purser/core';
+
+export const getIntentInput = intentIdInput;
+export const getIntentOutput = intentView;

@@ -1,0 +1,20 @@
+import { router } from '../init';
+import { approveIntent } from './approve-intent';
+import { attachPolicy } from './attach-policy';
+import { cancelIntent } from './cancel-intent';
+import { createIntent } from './create-intent';
+import { getIntent } from './get-intent';
+import { getIntentProgress } from './get-intent-progress';
+import { listIntents } from './list-intents';
+import { rejectIntent } from './reject-intent';
+
+export const intentsRouter = router({
+  create: createIntent,
+  get: getIntent,
+  list: listIntents,
+  progress: getIntentProgress,
+  attachPolicy,
+  approve: approveIntent,
+  reject: rejectIntent,
+  cancel: cancelIntent,
+});

@@ -1,0 +1,5 @@
+import { listPoliciesInput as listPoliciesRequest, policyListView } from '@purser/core/contracts/policies';
+
+/** The input may be left out: every current policy of the owner. */
+export const listPoliciesInput = listPoliciesRequest.prefault({});
+export const listPoliciesOutput = policyListView;

@@ -1,0 +1,5 @@
+import { createWebhookEndpointInput as createEndpointRequest, webhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
+
+export const createWebhookEndpointInput = createEndpointRequest;
+/** The endpoint and its signing secret (shown this once). */
+export const createWebhookEndpointOutput = webhookEndpointWithSecretView;

@@ -1,0 +1,4 @@
+import { deleteWebhookEndpointResult, webhookEndpointIdInput } from '@purser/core/contracts/webhooks';
+
+export const deleteWebhookEndpointInput = webhookEndpointIdInput;
+export const deleteWebhookEndpointOutput = deleteWebhookEndpointResult;

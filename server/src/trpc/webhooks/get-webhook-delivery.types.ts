@@ -1,0 +1,5 @@
+import { webhookDeliveryDetailView, webhookDeliveryIdInput } from '@purser/core/contracts/webhooks';
+
+export const getWebhookDeliveryInput = webhookDeliveryIdInput;
+/** The delivery, the body it sends and its attempt log. */
+export const getWebhookDeliveryOutput = webhookDeliveryDetailView;

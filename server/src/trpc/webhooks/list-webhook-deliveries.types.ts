@@ -1,0 +1,4 @@
+import { listWebhookDeliveriesInput as listDeliveriesRequest, webhookDeliveryListView } from '@purser/core/contracts/webhooks';
+
+export const listWebhookDeliveriesInput = listDeliveriesRequest;
+export const listWebhookDeliveriesOutput = webhookDeliveryListView;

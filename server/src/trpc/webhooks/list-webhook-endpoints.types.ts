@@ -1,0 +1,3 @@
+import { webhookEndpointListView } from '@purser/core/contracts/webhooks';
+
+export const listWebhookEndpointsOutput = webhookEndpointListView;

@@ -1,0 +1,5 @@
+import { rotateWebhookSecretInput as rotateSecretRequest, webhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
+
+export const rotateWebhookSecretInput = rotateSecretRequest;
+/** The endpoint and its new signing secret (shown this once). */
+export const rotateWebhookSecretOutput = webhookEndpointWithSecretView;

@@ -1,0 +1,30 @@
+/**
+ * The payments worker's activities, built from the process's dependencies: the payment
+ * steps (database, ledger, rails, webhook events) and the webhook sender. The runtime and
+ * the temporal test suites build them the same way.
+ */
+import { createActivities } from '@purser/workflows';
+import { createPaymentSteps } from './services/payments/payment-steps';
+import { createRails, type CreateRailsOptions } from './services/rails/create-rails';
+import { createWebhookSender } from './services/webhooks/deliver-webhook';
+import type { AppDeps } from './trpc/context';
+
+export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'masterKey' | 'allowPrivateUrls' | 'temporal'> {
+  /** Settlement delay of the sandbox card and bank simulators (their defaults when absent). */
+  sandboxSettlementDelayMs?: number;
+  rails?: Omit<CreateRailsOptions, 'prisma'>;
+}
+
+export function createWorkerActivities(deps: WorkerActivityDeps) {
+  const delay = deps.sandboxSettlementDelayMs;
+  const rails = createRails({
+    prisma: deps.db.prisma,
+    ...(delay === undefined ? {} : { card: { settlementDelayMs: delay }, bank: { settlementDelayMs: delay } }),
+    ...deps.rails,
+  });
+  return createActivities({
+    db: deps.db,
+    payments: createPaymentSteps({ db: deps.db, temporal: deps.temporal, logger: deps.logger, rails }),
+    webhooks: createWebhookSender({ db: deps.db, masterKey: deps.masterKey, allowPrivateUrls: deps.allowPrivateUrls }),
+  });
+}

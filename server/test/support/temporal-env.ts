@@ -1,0 +1,141 @@
+/**
+ * A real Temporal dev server for a temporal suite, a real app on a real database connected
+ * to it, and real payments workers: in this process (runWorker) or as separate processes of
+ * the product itself (spawnWorkerProcess: `server/src/main.ts` with RUN_SERVER=false), which
+ * a test can kill. The CLI comes from TEMPORAL_CLI_PATH (scripts/test.mjs) or is provided by
+ * scripts/temporal-cli.mjs.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { NativeConnection } from '@temporalio/worker';
+import pino from 'pino';
+import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE, type DevServer } from '@purser/workflows';
+import { ensureTemporalCli } from '../../../scripts/temporal-cli.mjs';
+import type { TemporalDeps } from '../../src/trpc/context';
+import { createWorkerActivities, type WorkerActivityDeps } from '../../src/worker-activities';
+import { createTestApp, type TestApp } from './test-app';
+
+const SERVER_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const log = (message: string) => process.stderr.write(`[temporal env] ${message}\n`);
+
+export interface TemporalTestEnv {
+  server: DevServer;
+  client: Client;
+  temporal: TemporalDeps;
+  testApp: TestApp;
+  /** Runs an in-process payments worker while `fn` runs. */
+  runWorker<T>(fn: () => Promise<T>, options?: Partial<Pick<WorkerActivityDeps, 'sandboxSettlementDelayMs'>>): Promise<T>;
+  /** Starts the product as a worker-only process on this database and dev server. */
+  spawnWorkerProcess(env?: Record<string, string>): Promise<WorkerProcess>;
+  close(): Promise<void>;
+}
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  pid: number;
+  /** SIGKILL: the process dies wherever it is, as a crashed machine would. */
+  kill(): Promise<void>;
+  /** SIGTERM and wait for a clean exit. */
+  stop(): Promise<void>;
+}
+
+export async function startTemporalTestEnv(options: { webhookRetryInitialMs?: number } = {}): Promise<TemporalTestEnv> {
+  const cliPath = process.env.TEMPORAL_CLI_PATH ?? (await ensureTemporalCli({ log }));
+  const dir = mkdtempSync(join(tmpdir(), 'purser-temporal-env-'));
+  const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'temporal.db'), log });
+  const connection = await Connection.connect({ address: server.address });
+  const client = new Client({ connection, namespace: 'default' });
+  // The product's queue: each suite has its own dev server, and a spawned worker process polls it.
+  const temporal: TemporalDeps = {
+    client,
+    taskQueue: TASK_QUEUE,
+    webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: options.webhookRetryInitialMs ?? 200 },
+  };
+  const testApp = await createTestApp({ temporal });
+  const children = new Set<WorkerProcess>();
+
+  const activityDeps = (): WorkerActivityDeps => ({
+    db: testApp.deps.db,
+    logger: pino({ level: 'silent' }),
+    masterKey: testApp.deps.masterKey,
+    allowPrivateUrls: true,
+    temporal,
+  });
+
+  return {
+    server,
+    client,
+    temporal,
+    testApp,
+    async runWorker(fn, workerOptions = {}) {
+      const workerConnection = await NativeConnection.connect({ address: server.address });
+      try {
+        const worker = await createPaymentsWorker({
+          connection: workerConnection,
+          namespace: 'default',
+          activities: createWorkerActivities({ ...activityDeps(), ...workerOptions }),
+          taskQueue: temporal.taskQueue,
+        });
+        return await worker.runUntil(fn);
+      } finally {
+        await workerConnection.close();
+      }
+    },
+    async spawnWorkerProcess(extraEnv = {}) {
+      if (!testApp.databaseUrl) throw new Error('A worker process needs a database it can reach: run the temporal suite with PURSER_TEST_DB=postgres');
+      const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+        cwd: SERVER_ROOT,
+        env: {
+          ...process.env,
+          RUN_SERVER: 'false',
+          RUN_WORKER: 'true',
+          DATABASE_URL: testApp.databaseUrl,
+          TEMPORAL_ADDRESS: server.address,
+          MASTER_KEY: testApp.deps.masterKey.toString('base64'),
+          DATA_DIR: mkdtempSync(join(dir, 'worker-')),
+          HOST: '127.0.0.1',
+          PORT: '0',
+          LOG_LEVEL: 'warn',
+          ...extraEnv,
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      await new Promise<void>((resolve, reject) => {
+        let output = '';
+        child.stdout!.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          if (output.includes('Purser is running.')) resolve();
+        });
+        child.once('exit', (code) => reject(new Error(`worker process exited with ${code} before it was running:\n${output}`)));
+      });
+      const handle: WorkerProcess = {
+        child,
+        pid: child.pid!,
+        async kill() {
+          child.kill('SIGKILL');
+          await exited;
+          children.delete(handle);
+        },
+        async stop() {
+          child.kill('SIGTERM');
+          await exited;
+          children.delete(handle);
+        },
+      };
+      children.add(handle);
+      return handle;
+    },
+    async close() {
+      for (const child of [...children]) await child.kill();
+      await testApp.cleanup();
+      await connection.close();
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,98 @@
+// The payment workflow's activities. The steps themselves (database, ledger, rails, webhooks)
+// are the server's services, handed in as `PaymentSteps`; this module turns their typed
+// business failures into non-retryable ApplicationFailures the workflow can branch on, and
+// leaves every other error retryable (a lost connection, a deadlock, a restarted database).
+//
+// Everything that crosses the activity boundary is JSON: amounts are decimal strings of atomic
+// units, never bigints (Temporal's payload converter cannot carry them).
+import { ApplicationFailure } from '@temporalio/common';
+import { PAYMENT_FAILURES } from '../constants';
+import { isAppError, type ErrorCode, type IntentStatus, type PaymentStep, type RailName, type WebhookEventType } from '@purser/core';
+
+
+/** What the policy gate needs, as JSON: amounts are decimal strings of atomic units. */
+export interface GateInput {
+  intent: { amount: string; currency: 'USDC' | 'USDT'; category: string | null; merchant: string | null; country: string | null; kyaTier: string | null };
+  agent: { kyaTier: string; spendingRules: { maxTransactionAmount: string; maxDailyLimit: string; approvalThreshold: string | null } };
+  /** Applicable policies; `rules` in document form (dollars), parsed again by the workflow. */
+  policies: { id: string; name: string; version: number; rules: unknown; shadow: boolean }[];
+  usage: { spentInWindow: string; spentThisMonth: string };
+  timeZone: string;
+  /** Changes whenever anything the decision depends on changes; applyGate refuses a stale one. */
+  revision: string;
+  status: IntentStatus;
+}
+
+/** A policy evaluation, as the workflow hands it back for recording. */
+export interface GateDecision {
+  decision: 'allow' | 'require_approval' | 'deny';
+  fired: { rule: string; outcome: 'deny' | 'require_approval'; code: string; message: string; policyId?: string; shadow: boolean }[];
+  shadow: { policyId: string; name: string; version: number; decision: 'allow' | 'require_approval' | 'deny' }[];
+  timeBoxMs: number | null;
+  evaluatedAt: string;
+}
+
+/** applyGate's answer: the intent's status now, or `stale` when the inputs changed meanwhile. */
+export type GateOutcome = { status: IntentStatus } | { stale: true };
+
+export type ApprovalOutcome = 'pending' | 'approved' | 'rejected' | 'expired' | 'cancelled' | 'blocked';
+
+export interface RailStepResult {
+  rail: RailName;
+  sandbox: boolean;
+  reference: string;
+  status: 'settled' | 'pending';
+  /** Pending operations: when to ask again (ISO time), null to use the default poll interval. */
+  checkAfter: string | null;
+}
+
+export type ReserveOutcome = { status: 'reserved' } | { status: 'needs_approval' } | { status: IntentStatus; ended: true };
+
+export interface PaymentSteps {
+  /** Emits the intent's event (once per intent and type) and starts its webhook deliveries. */
+  emitEvent(intentId: string, type: WebhookEventType): Promise<void>;
+  loadGate(intentId: string): Promise<GateInput>;
+  /** Records the decision and moves the intent (created or pending_approval) to approved, pending_approval or blocked. */
+  applyGate(intentId: string, decision: GateDecision, revision: string): Promise<GateOutcome>;
+  /** pending_approval with an Approval row expiring at `expiresAt` (ISO). */
+  openApproval(intentId: string, expiresAt: string): Promise<ApprovalOutcome>;
+  /** The owner's decision as the database holds it; `timedOut` expires a still-pending approval. */
+  resolveApproval(intentId: string, timedOut: boolean): Promise<ApprovalOutcome>;
+  /** Checks the intent's rail can carry it (quote); RailUnavailable fails the intent. */
+  selectRail(intentId: string): Promise<{ rail: RailName; sandbox: boolean }>;
+  /** Under the agent wallet's lock: the authoritative limits check, then agent -> hold. */
+  reserveFunds(intentId: string): Promise<ReserveOutcome>;
+  executeOnRail(intentId: string): Promise<RailStepResult>;
+  checkRail(intentId: string): Promise<RailStepResult>;
+  /** hold -> payee; settles the intent. Exactly once per intent. */
+  capturePayment(intentId: string): Promise<void>;
+  /** hold -> agent when reserved (compensation), then fails the intent with the reason. */
+  releaseFunds(intentId: string, failure: { code: string; message: string }): Promise<void>;
+  /** Fails an intent that never reserved funds (rail unavailable, agent suspended). */
+  failIntent(intentId: string, failure: { code: string; message: string }): Promise<IntentStatus>;
+  /** The workflow's last step: its whole step history in the audit log. */
+  recordWorkflowAudit(intentId: string, steps: { step: PaymentStep; status: string; at: string; detail?: string }[]): Promise<void>;
+}
+
+export function createPaymentActivities(steps: PaymentSteps): PaymentSteps {
+  const activities = {} as PaymentSteps;
+  for (const name of Object.keys(steps) as (keyof PaymentSteps)[]) {
+    const step = steps[name] as (...args: unknown[]) => Promise<unknown>;
+    (activities as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      try {
+        return await step(...args);
+      } catch (error) {
+        throw toFailure(error);
+      }
+    };
+  }
+  return activities;
+}
+
+/** Business failures are final; anything else is retried by the activity's retry policy. */
+function toFailure(error: unknown): unknown {
+  if (!isAppError(error)) return error;
+  const type = (PAYMENT_FAILURES as Partial<Record<ErrorCode, string>>)[error.code];
+  if (!type) return error;
+  return ApplicationFailure.create({ message: error.message, type, nonRetryable: true, details: [{ code: error.code, message: error.message }] });
+}

@@ -1,0 +1,286 @@
+// paymentWorkflow: one payment intent from creation to settlement (ARCHITECTURE.md, "Payment
+// workflow"). The intent id is the business id and the workflow id is derived from it, so a
+// retried request never starts a second payment. The database is the source of truth for the
+// intent's status: every step is a guarded transition there, so an owner's cancel or decision
+// that races the workflow is settled by the database, and the workflow follows its answer.
+//
+// intent.created -> policy and KYA gate -> [approval wait, bounded by the time box] ->
+// intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
+// compensation of the reserve) -> settlement.completed -> audit.
+import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { evaluatePolicy, type PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
+import { policyRulesSchema } from '@purser/core/policy/policy-rules';
+import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
+import type { KyaTier } from '@purser/core/kya';
+import type { GateDecision, GateInput, PaymentSteps } from '../activities/payments';
+import { DEFAULT_APPROVAL_TIME_BOX_MS, PAYMENT_FAILURES } from '../constants';
+
+export interface PaymentWorkflowInput {
+  intentId: string;
+  /** Retries of the rail's execute step after the first try (the intent's maxRetries). */
+  maxRetries: number;
+}
+
+export interface PaymentStepRecord {
+  step: PaymentStep;
+  status: StepStatus;
+  at: string;
+  detail?: string;
+}
+
+export interface PaymentProgress {
+  intentId: string;
+  status: IntentStatus;
+  currentStep: PaymentStep | null;
+  steps: PaymentStepRecord[];
+}
+
+/** The owner decided (approve or reject); the decision itself is read from the database. */
+export const approvalDecidedSignal = defineSignal('approvalDecided');
+export const cancelSignal = defineSignal('cancel');
+/** A policy was attached to the intent: the gate runs again. */
+export const policyChangedSignal = defineSignal('policyChanged');
+export const progressQuery = defineQuery<PaymentProgress>('progress');
+
+// Database steps retry until the database answers: a payment must never stop half-way with
+// funds held. Business failures are non-retryable and end the step at once.
+const db = proxyActivities<PaymentSteps>({
+  startToCloseTimeout: '15 seconds',
+  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
+});
+
+/** A pending rail operation is asked again after this long when it names no time. */
+const RAIL_POLL_MS = 1_000;
+const MAX_RAIL_POLL_MS = 60_000;
+/** Re-evaluations of the gate (stale inputs, policy changes) before the payment gives up. */
+const MAX_GATE_ROUNDS = 20;
+
+export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowInput): Promise<PaymentProgress> {
+  const progress: PaymentProgress = { intentId, status: 'created', currentStep: null, steps: [] };
+  let decided = false;
+  let cancelled = false;
+  let policyChanged = false;
+  setHandler(progressQuery, () => progress);
+  setHandler(approvalDecidedSignal, () => void (decided = true));
+  setHandler(cancelSignal, () => void (cancelled = true));
+  setHandler(policyChangedSignal, () => void (policyChanged = true));
+
+  const begin = (step: PaymentStep) => {
+    progress.currentStep = step;
+    progress.steps.push({ step, status: 'running', at: new Date().toISOString() });
+  };
+  const end = (status: StepStatus, detail?: string) => {
+    const current = progress.steps[progress.steps.length - 1];
+    if (current) Object.assign(current, { status, at: new Date().toISOString() }, detail === undefined ? {} : { detail });
+  };
+  const skip = (step: PaymentStep, detail: string) => progress.steps.push({ step, status: 'skipped', at: new Date().toISOString(), detail });
+  const finish = async (status: IntentStatus): Promise<PaymentProgress> => {
+    progress.status = status;
+    begin('audit');
+    await db.recordWorkflowAudit(intentId, progress.steps);
+    end('completed');
+    progress.currentStep = null;
+    return progress;
+  };
+
+  begin('intent.created');
+  await db.emitEvent(intentId, 'intent.created');
+  end('completed');
+
+  // ------------------------------------------------------------ gate, approval, rail, reserve
+  // Reserve re-checks every limit under the wallet's lock; when limits moved since the gate so
+  // that the owner must now approve, the intent goes back to pending approval and round again.
+  let approvalOpened: number | null = null;
+  for (let round = 0; ; round++) {
+    if (round >= MAX_GATE_ROUNDS) {
+      return finish(await db.failIntent(intentId, { code: 'GATE_UNSETTLED', message: 'The policy gate could not settle on a decision' }));
+    }
+    const gate = await gateAndApproval();
+    if (gate === 'again') continue;
+    if (gate !== 'approved') return finish(gate);
+
+    progress.status = 'approved';
+    begin('intent.approved');
+    await db.emitEvent(intentId, 'intent.approved');
+    end('completed');
+
+    begin('rail_selection');
+    try {
+      const rail = await db.selectRail(intentId);
+      end('completed', `${rail.rail}${rail.sandbox ? ' (sandbox)' : ''}`);
+    } catch (error) {
+      const failure = businessFailure(error);
+      if (!failure) throw error;
+      end('failed', failure.message);
+      return finish(await db.failIntent(intentId, failure));
+    }
+
+    begin('reserve');
+    let reserved;
+    try {
+      reserved = await db.reserveFunds(intentId);
+    } catch (error) {
+      const failure = businessFailure(error);
+      if (!failure) throw error;
+      end('failed', failure.message);
+      if (failure.type === PAYMENT_FAILURES.POLICY_VIOLATION) {
+        await db.emitEvent(intentId, 'policy.violation');
+        return finish('blocked');
+      }
+      return finish('failed');
+    }
+    if (reserved.status === 'reserved') {
+      end('completed');
+      break;
+    }
+    if ('ended' in reserved) {
+      end('skipped', `intent is ${reserved.status}`);
+      return finish(reserved.status);
+    }
+    end('skipped', 'limits changed: the owner must approve this payment');
+    approvalOpened = null;
+  }
+  progress.status = 'processing';
+
+  /** One round of the gate and, when required, the owner's approval. */
+  async function gateAndApproval(): Promise<'approved' | 'again' | IntentStatus> {
+    begin('policy_gate');
+    policyChanged = false;
+    const input = await db.loadGate(intentId);
+    if (input.status !== 'created' && input.status !== 'pending_approval') {
+      end('skipped', `intent is ${input.status}`);
+      return input.status;
+    }
+    const evaluation = evaluateGate(input, new Date());
+    const outcome = await db.applyGate(intentId, toDecision(evaluation), input.revision);
+    if ('stale' in outcome) {
+      end('skipped', 'inputs changed during evaluation; evaluating again');
+      return 'again';
+    }
+    progress.status = outcome.status;
+    end(evaluation.decision === 'deny' ? 'failed' : 'completed', firedSummary(evaluation));
+
+    if (outcome.status === 'blocked') {
+      begin('policy_gate');
+      await db.emitEvent(intentId, 'policy.violation');
+      end('failed', 'policy.violation emitted');
+      return 'blocked';
+    }
+    if (outcome.status === 'approved') {
+      if (approvalOpened === null) skip('approval', 'not required');
+      return 'approved';
+    }
+    if (outcome.status !== 'pending_approval') return outcome.status;
+
+    // Wait for the owner, bounded by the time box (the shortest of the enforced policies', else 24h).
+    begin('approval');
+    approvalOpened ??= Date.now();
+    const deadline = approvalOpened + (evaluation.timeBoxMs ?? DEFAULT_APPROVAL_TIME_BOX_MS);
+    let answer = await db.openApproval(intentId, new Date(deadline).toISOString());
+    while (answer === 'pending' && !policyChanged) {
+      // A signal that came while openApproval ran is still set here, so it is not missed.
+      const signalled = await condition(() => decided || cancelled || policyChanged, Math.max(0, deadline - Date.now()));
+      decided = false;
+      if (policyChanged) break;
+      answer = await db.resolveApproval(intentId, !signalled);
+    }
+    if (answer === 'pending') {
+      end('skipped', 'a policy changed; evaluating again');
+      return 'again';
+    }
+    if (answer !== 'approved') {
+      end(answer === 'expired' ? 'failed' : 'skipped', `approval ${answer}`);
+      return answer;
+    }
+    end('completed', 'approved by the owner');
+    return 'approved';
+  }
+
+  // ------------------------------------------------------------ execute, then capture or release
+  const onRail = proxyActivities<PaymentSteps>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
+  });
+  begin('execute');
+  let failure: { code: string; message: string } | null = null;
+  try {
+    let result = await onRail.executeOnRail(intentId);
+    while (result.status === 'pending') {
+      const wait = result.checkAfter ? Date.parse(result.checkAfter) - Date.now() : RAIL_POLL_MS;
+      await sleep(Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
+      result = await onRail.checkRail(intentId);
+    }
+    end('completed', result.reference);
+  } catch (error) {
+    const business = businessFailure(error);
+    failure = business ?? { code: 'RAIL_ERROR', message: `The rail failed after ${maxRetries + 1} attempts` };
+    end('failed', failure.message);
+  }
+
+  if (failure) {
+    begin('release');
+    await db.releaseFunds(intentId, failure);
+    end('completed', 'held funds returned to the agent');
+    skip('capture', 'payment failed');
+    return finish('failed');
+  }
+
+  begin('capture');
+  await db.capturePayment(intentId);
+  end('completed');
+  skip('release', 'not needed');
+  progress.status = 'settled';
+
+  begin('settlement.completed');
+  await db.emitEvent(intentId, 'settlement.completed');
+  end('completed');
+  return finish('settled');
+}
+
+function evaluateGate(input: GateInput, at: Date): PolicyEvaluation {
+  return evaluatePolicy({
+    intent: {
+      amount: BigInt(input.intent.amount),
+      currency: input.intent.currency,
+      category: input.intent.category,
+      merchant: input.intent.merchant,
+      country: input.intent.country,
+      kyaTier: input.intent.kyaTier as KyaTier | null,
+    },
+    agent: {
+      kyaTier: input.agent.kyaTier as KyaTier,
+      spendingRules: {
+        maxTransactionAmount: BigInt(input.agent.spendingRules.maxTransactionAmount),
+        maxDailyLimit: BigInt(input.agent.spendingRules.maxDailyLimit),
+        approvalThreshold: input.agent.spendingRules.approvalThreshold === null ? null : BigInt(input.agent.spendingRules.approvalThreshold),
+      },
+    },
+    policies: input.policies.map((policy) => ({ ...policy, rules: policyRulesSchema.parse(policy.rules) })),
+    usage: { spentInWindow: BigInt(input.usage.spentInWindow), spentThisMonth: BigInt(input.usage.spentThisMonth) },
+    at,
+    timeZone: input.timeZone,
+  });
+}
+
+function toDecision(evaluation: PolicyEvaluation): GateDecision {
+  return {
+    decision: evaluation.decision,
+    fired: evaluation.fired,
+    shadow: evaluation.shadow.map(({ policyId, name, version, decision }) => ({ policyId, name, version, decision })),
+    timeBoxMs: evaluation.timeBoxMs,
+    evaluatedAt: new Date().toISOString(),
+  };
+}
+
+function firedSummary(evaluation: PolicyEvaluation): string {
+  const enforced = evaluation.fired.filter((rule) => !rule.shadow).map((rule) => rule.code);
+  return enforced.length ? `${evaluation.decision}: ${enforced.join(', ')}` : evaluation.decision;
+}
+
+/** The typed business failure behind an activity failure, or null for anything else. */
+function businessFailure(error: unknown): { type: string; code: string; message: string } | null {
+  const cause = error instanceof ActivityFailure ? error.cause : error;
+  if (!(cause instanceof ApplicationFailure) || !cause.nonRetryable || !cause.type) return null;
+  const detail = (cause.details?.[0] ?? {}) as { code?: string; message?: string };
+  return { type: cause.type, code: detail.code ?? cause.type, message: detail.message ?? cause.message };
+}
