@@ -139,14 +139,19 @@ async function main() {
   await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
   await vitest('unit', 'unit');
 
+  const adminUrl = wanted('db-postgres') || wanted('temporal') ? await postgresAdminUrl() : undefined;
   if (wanted('db-postgres')) {
-    const adminUrl = await postgresAdminUrl();
     if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
     else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
     else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
   }
   await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
-  await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: temporalCli, PURSER_TEST_DB: 'pglite' });
+  // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
+  // a separate worker process, which must reach the same database.
+  if (wanted('temporal')) {
+    if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+    else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+  }
   await e2e(temporalCli, chromium);
 
   const passed = results.reduce((sum, r) => sum + r.passed, 0);

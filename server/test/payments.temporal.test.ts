@@ -349,16 +349,7 @@ async function getProgress(intentId: string): Promise<PaymentProgress> {
 }
 
 function workflowResult(intentId: string): Promise<PaymentProgress> {
-  const handle = env.client.workflow.getHandle(paymentWorkflowId(intentId));
-  const timer = setTimeout(() => {
-    void (async () => {
-      const d = await handle.describe();
-      const p = await handle.query('progress').catch((e: unknown) => String(e));
-      const h = await handle.fetchHistory();
-      console.error('DEBUG', d.status.name, JSON.stringify(p), JSON.stringify(h.events?.slice(-6).map((e) => [e.eventType, JSON.stringify(e.workflowTaskFailedEventAttributes?.failure?.message ?? e.activityTaskFailedEventAttributes?.failure?.message ?? '')])));
-    })();
-  }, 15_000);
-  return (handle.result() as Promise<PaymentProgress>).finally(() => clearTimeout(timer));
+  return env.client.workflow.getHandle(paymentWorkflowId(intentId)).result() as Promise<PaymentProgress>;
 }
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {

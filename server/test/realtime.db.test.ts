@@ -189,6 +189,52 @@ describe('realtime subscriptions over server-sent events', () => {
     bStream.close();
   });
 
+  it("deliver payment intent creation and status changes to the owner's intent subscription only", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const aStream = await live('intentChanges', a);
+    const bStream = await live('intentChanges', b);
+    const agent = await createAgent(a.userId);
+
+    const intentId = randomUUID();
+    await prisma.paymentIntent.create({
+      data: {
+        id: intentId,
+        ownerId: a.userId,
+        agentId: agent.id,
+        createdBy: 'owner',
+        amount: 1_000_000n,
+        currency: 'USDC',
+        workflowId: `payment-${intentId}`,
+        idempotencyKey: `auto:${intentId}`,
+        requestHash: 'test',
+      },
+    });
+    expect(await aStream.message()).toEqual({ type: 'changed', intentId, status: 'created' });
+    await prisma.paymentIntent.update({ where: { id: intentId }, data: { status: 'pending_approval' } });
+    expect(await aStream.message()).toEqual({ type: 'changed', intentId, status: 'pending_approval' });
+
+    // B hears only its own: its first message is its own agent's intent.
+    const bAgent = await createAgent(b.userId);
+    const bIntent = randomUUID();
+    await prisma.paymentIntent.create({
+      data: {
+        id: bIntent,
+        ownerId: b.userId,
+        agentId: bAgent.id,
+        createdBy: 'owner',
+        amount: 1_000_000n,
+        currency: 'USDC',
+        workflowId: `payment-${bIntent}`,
+        idempotencyKey: `auto:${bIntent}`,
+        requestHash: 'test',
+      },
+    });
+    expect(await bStream.message()).toEqual({ type: 'changed', intentId: bIntent, status: 'created' });
+    aStream.close();
+    bStream.close();
+  });
+
   it("deliver agent creation, updates, funding and deletion to the owner's agent subscription only", async () => {
     const a = await createOwner();
     const b = await createOwner();

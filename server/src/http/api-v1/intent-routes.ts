@@ -38,7 +38,7 @@ export const intentRoutes = [
     response: intentView,
     async handler({ deps, owner, body, idempotencyKey, reply }) {
       const result = await createIntent(deps, { ownerId: owner.userId, createdBy: 'owner' }, body, { idempotencyKey });
-      if (result.replayed) reply.header('Idempotent-Replayed', 'true').status(200);
+      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       return result.response;
     },
   }),

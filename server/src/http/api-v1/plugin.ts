@@ -37,7 +37,9 @@ function register(app: FastifyInstance, deps: AppDeps, route: ApiRoute): void {
         request,
         reply,
       });
-      return reply.status(route.status ?? 200).send(route.response.parse(result));
+      // An idempotent replay is not a second creation: 200 with Idempotent-Replayed, not 201.
+      const status = reply.hasHeader('idempotent-replayed') ? 200 : (route.status ?? 200);
+      return reply.status(status).send(route.response.parse(result));
     },
   });
 }

@@ -87,13 +87,14 @@ const wallet = [
     idempotent: true,
     body: topUpWalletInput,
     response: topUpWalletResult,
-    async handler({ deps, owner, body, idempotencyKey }) {
+    async handler({ deps, owner, body, idempotencyKey, reply }) {
       const result = await topUpWallet(
         deps.db.prisma,
         owner.userId,
         { amount: body.amount, currency: body.currency },
         { idempotencyKey },
       );
+      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       return result.response;
     },
   }),
@@ -106,13 +107,14 @@ const wallet = [
     idempotent: true,
     body: fundAgentInput,
     response: fundAgentResult,
-    async handler({ deps, owner, body, idempotencyKey }) {
+    async handler({ deps, owner, body, idempotencyKey, reply }) {
       const result = await fundAgent(
         deps.db.prisma,
         owner.userId,
         { agentId: body.agent_id, amount: body.amount, currency: body.currency },
         { idempotencyKey },
       );
+      if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       return result.response;
     },
   }),

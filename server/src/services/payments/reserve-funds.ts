@@ -52,11 +52,13 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
     },
   });
   const { agent } = row;
-  const refuse = async (code: Refusal['code'], message: string, data: Prisma.PaymentIntentUpdateInput = {}) => {
+  /** Commits the refusal (the intent's failure names the rule that fired, when one did). */
+  const refuse = async (code: Refusal['code'], message: string, data: Prisma.PaymentIntentUpdateInput = {}, failureCode: string = code) => {
     await transitionIntent(tx, intent, {
       to: code === 'POLICY_VIOLATION' ? 'blocked' : 'failed',
       actor: SYSTEM_ACTOR,
-      data: { ...data, failureCode: code, failureMessage: message },
+      data: { ...data, failureCode, failureMessage: message },
+      audit: { reason: failureCode },
     });
     return { refusal: { code, message } };
   };
@@ -83,7 +85,7 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
 
   if (evaluation.decision === 'deny') {
     const denial = evaluation.fired.find((rule) => !rule.shadow && rule.outcome === 'deny');
-    return refuse('POLICY_VIOLATION', denial?.message ?? 'Refused by policy', { policyDecision });
+    return refuse('POLICY_VIOLATION', denial?.message ?? 'Refused by policy', { policyDecision }, denial?.code);
   }
   if (evaluation.decision === 'require_approval' && row.approval?.status !== 'approved') {
     await transitionIntent(tx, intent, { to: 'pending_approval', actor: SYSTEM_ACTOR, data: { policyDecision }, audit: { reason: 'limits changed since the gate' } });

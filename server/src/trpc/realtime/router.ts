@@ -1,7 +1,8 @@
 import { router } from '../init';
 import { agentChanges } from './agent-changes';
+import { intentChanges } from './intent-changes';
 import { transactionCreated } from './transaction-created';
 import { walletChanges } from './wallet-changes';
 
 /** Live updates for the dashboard, as tRPC subscriptions over server-sent events. */
-export const realtimeRouter = router({ walletChanges, agentChanges, transactionCreated });
+export const realtimeRouter = router({ walletChanges, agentChanges, transactionCreated, intentChanges });
