@@ -1,8 +1,9 @@
 /**
  * Checks the ledger's invariants over the whole database: entries sum to zero per currency
  * (overall and per ledger transaction), every account's balance equals the sum of its
- * entries, every owner and agent wallet's balances equal the entries of its accounts, and
- * nothing but the external accounts is below zero. Tests run it after moving money; an
+ * entries, every owner and agent wallet's balances equal the entries of its accounts, every
+ * hold account holds exactly its agent's payments in flight, and nothing but the external
+ * accounts is below zero. Tests run it after moving money; an
  * operator can run it against a live database (read-only).
  */
 import type { TransactionClient } from '@purser/db';
@@ -67,6 +68,19 @@ export async function verifyLedger(prisma: TransactionClient): Promise<LedgerRep
       LEFT JOIN "ledger_entries" e ON e."account_id" = a."id"
      GROUP BY w."id"`;
   checkWallets('agent wallet', agentWallets, problems);
+
+  // A hold account holds exactly the payments in flight: reserved, neither captured nor released.
+  const holds = await prisma.$queryRaw<{ id: string; currency: string; balance: string; inFlight: string }[]>`
+    SELECT a."id"::text AS "id", a."currency"::text AS "currency", a."balance"::text AS "balance",
+           COALESCE((SELECT SUM(i."amount") FROM "payment_intents" i JOIN "agent_wallets" w ON w."agent_id" = i."agent_id"
+                      WHERE w."id" = a."agent_wallet_id" AND i."currency" = a."currency" AND i."reserved_at" IS NOT NULL
+                        AND i."settled_at" IS NULL AND i."released_at" IS NULL), 0)::text AS "inFlight"
+      FROM "ledger_accounts" a WHERE a."kind" = 'hold'`;
+  for (const row of holds) {
+    if (BigInt(row.balance) !== BigInt(row.inFlight)) {
+      problems.push(`hold account ${row.id}: ${row.currency} balance ${row.balance} but payments in flight total ${row.inFlight}`);
+    }
+  }
 
   return {
     ok: problems.length === 0,

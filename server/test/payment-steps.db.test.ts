@@ -1,0 +1,204 @@
+/**
+ * The payment workflow's database steps, called directly on a real database (both engines):
+ * each is safe to run again, the lifecycle table refuses what it does not list, the reserve
+ * re-checks limits under the wallet lock, and verifyLedger notices a hold nobody accounts for.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AppError } from '@purser/core';
+import type { PrismaClient, TransactionClient } from '@purser/db';
+import { lockIntent, transitionIntent } from '../src/services/intents/transition-intent';
+import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../src/services/ledger/post-ledger-transaction';
+import { verifyLedger } from '../src/services/ledger/verify-ledger';
+import { capturePayment, failIntent, releaseFunds } from '../src/services/payments/settle-payment';
+import { reserveFunds } from '../src/services/payments/reserve-funds';
+import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { createTestApp, type TestApp } from './support/test-app';
+
+let t: TestApp;
+let prisma: PrismaClient;
+let owner: SignedUpOwner;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  prisma = t.deps.db.prisma;
+  owner = await signUpTestOwner(t.app, prisma);
+  const topUp = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/top-up', headers: owner.headers, payload: { amount: 10_000 } });
+  expect(topUp.statusCode).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+async function fundedAgent(fund: number, rules: { max_transaction_amount?: number; max_daily_limit?: number } = {}): Promise<{ agentId: string; walletId: string }> {
+  const created = await t.app.inject({ method: 'POST', url: '/api/v1/agents', headers: owner.headers, payload: { name: 'Payer', ...rules } });
+  expect(created.statusCode, created.body).toBe(201);
+  const agentId = (created.json() as { agent: { id: string } }).agent.id;
+  const funded = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/fund-agent', headers: owner.headers, payload: { agent_id: agentId, amount: fund } });
+  expect(funded.statusCode, funded.body).toBe(200);
+  const wallet = await prisma.agentWallet.findUniqueOrThrow({ where: { agentId }, select: { id: true } });
+  return { agentId, walletId: wallet.id };
+}
+
+/** An intent the gate has approved, as the workflow leaves it before reserve. */
+async function approvedIntent(agentId: string, amount: bigint, extra: { toAddress?: string } = {}): Promise<string> {
+  const id = randomUUID();
+  await prisma.paymentIntent.create({
+    data: {
+      id,
+      ownerId: owner.userId,
+      agentId,
+      createdBy: 'owner',
+      amount,
+      currency: 'USDC',
+      status: 'approved',
+      rail: 'ledger',
+      workflowId: `payment-${id}`,
+      idempotencyKey: `auto:${id}`,
+      requestHash: 'test',
+      toAddress: extra.toAddress ?? null,
+    },
+  });
+  return id;
+}
+
+async function ledgerTypesOf(intentId: string): Promise<string[]> {
+  const rows = await prisma.ledgerTransaction.findMany({ where: { paymentIntentId: intentId }, select: { type: true } });
+  return rows.map((row) => row.type).sort();
+}
+
+async function balanceOf(agentId: string): Promise<bigint> {
+  return (await prisma.agentWallet.findUniqueOrThrow({ where: { agentId }, select: { balanceUsdc: true } })).balanceUsdc;
+}
+
+describe('payment steps', () => {
+  it('reserve and capture move the money once however often they run', async () => {
+    const { agentId } = await fundedAgent(50);
+    const intentId = await approvedIntent(agentId, 5_000_000n);
+
+    expect(await reserveFunds(prisma, intentId)).toEqual({ status: 'reserved' });
+    expect(await reserveFunds(prisma, intentId)).toEqual({ status: 'reserved' });
+    expect(await ledgerTypesOf(intentId)).toEqual(['payment_hold']);
+    expect(await balanceOf(agentId)).toBe(45_000_000n);
+
+    await capturePayment(prisma, intentId);
+    await capturePayment(prisma, intentId);
+    // A release after the capture changes nothing: the money has gone.
+    await releaseFunds(prisma, intentId, { code: 'LATE', message: 'too late' });
+    expect(await ledgerTypesOf(intentId)).toEqual(['payment_capture', 'payment_hold']);
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true, settledAt: true } });
+    expect(intent.status).toBe('settled');
+    expect(await balanceOf(agentId)).toBe(45_000_000n);
+    const transactions = await prisma.agentTransaction.findMany({ where: { paymentIntentId: intentId }, select: { type: true, status: true } });
+    expect(transactions).toEqual([{ type: 'payment', status: 'completed' }]);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('pays another agent of the platform by its wallet address, as an internal transfer', async () => {
+    const payer = await fundedAgent(20);
+    const payee = await fundedAgent(1);
+    const payeeWallet = await prisma.agentWallet.findUniqueOrThrow({ where: { agentId: payee.agentId }, select: { walletAddress: true } });
+    const intentId = await approvedIntent(payer.agentId, 2_500_000n, { toAddress: payeeWallet.walletAddress });
+
+    await reserveFunds(prisma, intentId);
+    await capturePayment(prisma, intentId);
+    expect(await balanceOf(payer.agentId)).toBe(17_500_000n);
+    expect(await balanceOf(payee.agentId)).toBe(3_500_000n);
+    const received = await prisma.agentTransaction.findMany({ where: { agentId: payee.agentId, paymentIntentId: intentId }, select: { type: true, status: true } });
+    expect(received).toEqual([{ type: 'payment_received', status: 'completed' }]);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('release returns held funds once and fails the intent with the reason', async () => {
+    const { agentId } = await fundedAgent(10);
+    const intentId = await approvedIntent(agentId, 4_000_000n);
+    await reserveFunds(prisma, intentId);
+    await releaseFunds(prisma, intentId, { code: 'PAYMENT_DECLINED', message: 'insufficient funds on the card' });
+    await releaseFunds(prisma, intentId, { code: 'PAYMENT_DECLINED', message: 'insufficient funds on the card' });
+    expect(await ledgerTypesOf(intentId)).toEqual(['payment_hold', 'payment_release']);
+    expect(await balanceOf(agentId)).toBe(10_000_000n);
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true, failureCode: true, releasedAt: true } });
+    expect(intent).toMatchObject({ status: 'failed', failureCode: 'PAYMENT_DECLINED' });
+    expect(intent.releasedAt).not.toBeNull();
+    await expect(capturePayment(prisma, intentId)).rejects.toThrow(/Cannot capture/);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('reserve refuses a payment over the daily limit with the rule that fired, and moves nothing', async () => {
+    const { agentId } = await fundedAgent(100, { max_transaction_amount: 10, max_daily_limit: 10 });
+    const first = await approvedIntent(agentId, 6_000_000n);
+    const second = await approvedIntent(agentId, 4_000_001n);
+    await reserveFunds(prisma, first);
+    const refused = await reserveFunds(prisma, second).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect(refused).toMatchObject({ code: 'POLICY_VIOLATION' });
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: second }, select: { status: true, failureCode: true } });
+    expect(intent).toEqual({ status: 'blocked', failureCode: 'DAILY_LIMIT_EXCEEDED' });
+    expect(await ledgerTypesOf(second)).toEqual([]);
+    // Exactly at the limit passes.
+    const third = await approvedIntent(agentId, 4_000_000n);
+    expect(await reserveFunds(prisma, third)).toEqual({ status: 'reserved' });
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('reserve refuses more than the agent holds', async () => {
+    const { agentId } = await fundedAgent(3);
+    const intentId = await approvedIntent(agentId, 3_000_001n);
+    await expect(reserveFunds(prisma, intentId)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true } })).toEqual({ status: 'failed' });
+    expect(await balanceOf(agentId)).toBe(3_000_000n);
+  });
+
+  it('reserve refuses a suspended agent', async () => {
+    const { agentId } = await fundedAgent(3);
+    const intentId = await approvedIntent(agentId, 1_000_000n);
+    const suspended = await t.app.inject({ method: 'POST', url: `/api/v1/agents/${agentId}/suspend`, headers: owner.headers });
+    expect(suspended.statusCode).toBe(200);
+    await expect(reserveFunds(prisma, intentId)).rejects.toMatchObject({ code: 'AGENT_SUSPENDED' });
+    expect(await balanceOf(agentId)).toBe(3_000_000n);
+  });
+
+  it('refuses any transition the lifecycle does not list, and fails no intent that holds funds', async () => {
+    const { agentId } = await fundedAgent(5);
+    const intentId = await approvedIntent(agentId, 1_000_000n);
+    await reserveFunds(prisma, intentId);
+    await expect(failIntent(prisma, intentId, { code: 'X', message: 'x' })).rejects.toThrow(/holds funds/);
+    await capturePayment(prisma, intentId);
+    const refused = await prisma
+      .$transaction(async (tx: TransactionClient) => transitionIntent(tx, await lockIntent(tx, intentId), { to: 'cancelled', actor: 'test' }))
+      .catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'CONFLICT', message: 'The payment intent is settled and cannot become cancelled' });
+  });
+
+  it('verifyLedger reports a hold that no payment in flight accounts for', async () => {
+    const other = await createTestApp();
+    try {
+      const db = other.deps.db.prisma;
+      const someone = await signUpTestOwner(other.app, db);
+      await other.app.inject({ method: 'POST', url: '/api/v1/wallet/top-up', headers: someone.headers, payload: { amount: 10 } });
+      const created = await other.app.inject({ method: 'POST', url: '/api/v1/agents', headers: someone.headers, payload: { name: 'Stray hold' } });
+      const agentId = (created.json() as { agent: { id: string } }).agent.id;
+      await other.app.inject({ method: 'POST', url: '/api/v1/wallet/fund-agent', headers: someone.headers, payload: { agent_id: agentId, amount: 5 } });
+      const wallet = await db.agentWallet.findUniqueOrThrow({ where: { agentId }, select: { id: true } });
+      expect((await verifyLedger(db)).problems).toEqual([]);
+
+      await db.$transaction(async (tx: TransactionClient) => {
+        const agentAccount = await getOrCreateAgentAccount(tx, wallet.id, 'USDC');
+        const hold = await getOrCreateHoldAccount(tx, wallet.id, 'USDC');
+        await postLedgerTransaction(tx, {
+          type: 'stray_hold',
+          entries: [
+            { accountId: agentAccount.id, amount: -1_000_000n, currency: 'USDC' },
+            { accountId: hold, amount: 1_000_000n, currency: 'USDC' },
+          ],
+        });
+      });
+      const report = await verifyLedger(db);
+      expect(report.ok).toBe(false);
+      expect(report.problems).toEqual([expect.stringMatching(/^hold account .*: USDC balance 1000000 but payments in flight total 0$/)]);
+    } finally {
+      await other.cleanup();
+    }
+  });
+});
