@@ -15,7 +15,15 @@ export {
   webhookDeliveryWorkflowId,
   type WebhookRetryPolicy,
 } from './constants';
-export { createActivities, type Activities, type ActivityDatabase, type ActivityDependencies, type DatabaseHealth } from './activities';
+export {
+  createActivities,
+  type Activities,
+  type ActivityDatabase,
+  type ActivityDependencies,
+  type DatabaseHealth,
+  type PaymentSteps,
+  type WebhookSender,
+} from './activities';
 export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
 export { startTemporalDevServer, type DevServer, type DevServerOptions } from './dev-server';
 export type { HealthCheckResult } from './workflows';
