@@ -7,7 +7,7 @@
 // intent.created -> policy and KYA gate -> [approval wait, bounded by the time box] ->
 // intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
 // compensation of the reserve) -> settlement.completed -> audit.
-import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
 import { evaluatePolicy, type PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
 import { policyRulesSchema } from '@purser/core/policy/policy-rules';
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
@@ -44,10 +44,13 @@ export const progressQuery = defineQuery<PaymentProgress>('progress');
 
 // Database steps retry until the database answers: a payment must never stop half-way with
 // funds held. Business failures are non-retryable and end the step at once.
-const db = proxyActivities<PaymentSteps>({
-  startToCloseTimeout: '15 seconds',
-  retry: { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' },
-});
+const DATABASE_RETRY = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
+// The money steps are activities of their own in the history: reserve, capture, release.
+const db = proxyActivities<PaymentSteps>({ startToCloseTimeout: '15 seconds', retry: DATABASE_RETRY });
+// The short bookkeeping steps (gate, approval, events, audit) run as local activities, in the
+// worker that runs the workflow task: no round trip through the Temporal server each, which
+// halves a payment's latency. Each is one idempotent transaction, safe to run again.
+const local = proxyLocalActivities<PaymentSteps>({ startToCloseTimeout: '15 seconds', retry: DATABASE_RETRY });
 
 /** A pending rail operation is asked again after this long when it names no time. */
 const RAIL_POLL_MS = 1_000;
@@ -77,14 +80,14 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   const finish = async (status: IntentStatus): Promise<PaymentProgress> => {
     progress.status = status;
     begin('audit');
-    await db.recordWorkflowAudit(intentId, progress.steps);
+    await local.recordWorkflowAudit(intentId, progress.steps);
     end('completed');
     progress.currentStep = null;
     return progress;
   };
 
   begin('intent.created');
-  await db.emitEvent(intentId, 'intent.created');
+  await local.emitEvent(intentId, 'intent.created');
   end('completed');
 
   // ------------------------------------------------------------ gate, approval, rail, reserve
@@ -93,7 +96,7 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   let approvalOpened: number | null = null;
   for (let round = 0; ; round++) {
     if (round >= MAX_GATE_ROUNDS) {
-      return finish(await db.failIntent(intentId, { code: 'GATE_UNSETTLED', message: 'The policy gate could not settle on a decision' }));
+      return finish(await local.failIntent(intentId, { code: 'GATE_UNSETTLED', message: 'The policy gate could not settle on a decision' }));
     }
     const gate = await gateAndApproval();
     if (gate === 'again') continue;
@@ -101,18 +104,18 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
 
     progress.status = 'approved';
     begin('intent.approved');
-    await db.emitEvent(intentId, 'intent.approved');
+    await local.emitEvent(intentId, 'intent.approved');
     end('completed');
 
     begin('rail_selection');
     try {
-      const rail = await db.selectRail(intentId);
+      const rail = await local.selectRail(intentId);
       end('completed', `${rail.rail}${rail.sandbox ? ' (sandbox)' : ''}`);
     } catch (error) {
       const failure = businessFailure(error);
       if (!failure) throw error;
       end('failed', failure.message);
-      return finish(await db.failIntent(intentId, failure));
+      return finish(await local.failIntent(intentId, failure));
     }
 
     begin('reserve');
@@ -124,7 +127,7 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
       if (!failure) throw error;
       end('failed', failure.message);
       if (failure.type === PAYMENT_FAILURES.POLICY_VIOLATION) {
-        await db.emitEvent(intentId, 'policy.violation');
+        await local.emitEvent(intentId, 'policy.violation');
         return finish('blocked');
       }
       return finish('failed');
@@ -146,13 +149,13 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   async function gateAndApproval(): Promise<'approved' | 'again' | IntentStatus> {
     begin('policy_gate');
     policyChanged = false;
-    const input = await db.loadGate(intentId);
+    const input = await local.loadGate(intentId);
     if (input.status !== 'created' && input.status !== 'pending_approval') {
       end('skipped', `intent is ${input.status}`);
       return input.status;
     }
     const evaluation = evaluateGate(input, new Date());
-    const outcome = await db.applyGate(intentId, toDecision(evaluation), input.revision);
+    const outcome = await local.applyGate(intentId, toDecision(evaluation), input.revision);
     if ('stale' in outcome) {
       end('skipped', 'inputs changed during evaluation; evaluating again');
       return 'again';
@@ -162,7 +165,7 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
 
     if (outcome.status === 'blocked') {
       begin('policy_gate');
-      await db.emitEvent(intentId, 'policy.violation');
+      await local.emitEvent(intentId, 'policy.violation');
       end('failed', 'policy.violation emitted');
       return 'blocked';
     }
@@ -176,13 +179,13 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     begin('approval');
     approvalOpened ??= Date.now();
     const deadline = approvalOpened + (evaluation.timeBoxMs ?? DEFAULT_APPROVAL_TIME_BOX_MS);
-    let answer = await db.openApproval(intentId, new Date(deadline).toISOString());
+    let answer = await local.openApproval(intentId, new Date(deadline).toISOString());
     while (answer === 'pending' && !policyChanged) {
       // A signal that came while openApproval ran is still set here, so it is not missed.
       const signalled = await condition(() => decided || cancelled || policyChanged, Math.max(0, deadline - Date.now()));
       decided = false;
       if (policyChanged) break;
-      answer = await db.resolveApproval(intentId, !signalled);
+      answer = await local.resolveApproval(intentId, !signalled);
     }
     if (answer === 'pending') {
       end('skipped', 'a policy changed; evaluating again');
@@ -232,7 +235,7 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   progress.status = 'settled';
 
   begin('settlement.completed');
-  await db.emitEvent(intentId, 'settlement.completed');
+  await local.emitEvent(intentId, 'settlement.completed');
   end('completed');
   return finish('settled');
 }
