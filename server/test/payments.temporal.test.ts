@@ -267,6 +267,23 @@ describe('durability', () => {
     await expectLedgerSound();
   }, 180_000);
 
+  it('fails an intent whose rail cannot carry it before any money moves', async () => {
+    const agentId = await createFundedAgent({ fund: 20 });
+    await env.runWorker(async () => {
+      // x402 payments go through the agent API's /x402 endpoints, not through owner intents.
+      const intent = await createIntent({ agentId, amount: 2, rail: 'x402-base' });
+      const result = await workflowResult(intent.id);
+      expect(result.status).toBe('failed');
+      expect(result.steps.map((step) => `${step.step}:${step.status}`)).toContain('rail_selection:failed');
+      const view = await getIntent(intent.id);
+      expect(view).toMatchObject({ status: 'failed', failureCode: 'RAIL_UNAVAILABLE', rail: 'x402-base' });
+      expect(view.failureMessage).toMatch(/x402/);
+      expect(await ledgerTypesOf(intent.id)).toEqual([]);
+    });
+    expect(await agentBalance(agentId)).toBe(20_000_000n);
+    await expectLedgerSound();
+  });
+
   it('releases the held funds when the card network declines the payment', async () => {
     const agentId = await createFundedAgent({ fund: 50 });
     await env.runWorker(async () => {

@@ -4,7 +4,7 @@
  * database transaction (or a rail call) that is safe to run again.
  */
 import type { PaymentSteps } from '@purser/workflows/activities/payments';
-import type { Prisma, TransactionClient } from '@purser/db';
+import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
@@ -56,7 +56,7 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
           action,
           subject,
           ownerId: row.ownerId,
-          data: { status: row.status, steps: steps as unknown as Prisma.InputJsonArray } as never,
+          data: { status: row.status, steps: steps.map(({ step, status, at, detail }) => ({ step, status, at, detail: detail ?? null })) },
         });
       });
     },
