@@ -4,7 +4,10 @@
  * worker process that the test kills), and every movement lands in the PostgreSQL ledger,
  * which is checked after each test.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntentView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
@@ -144,6 +147,52 @@ describe('approval', () => {
       await api('POST', `/api/v1/intents/${intent.id}/cancel`, {});
       await workflowResult(intent.id);
     });
+  });
+});
+
+describe('events', () => {
+  it("delivers a payment's events to the owner's webhook endpoint, signed per Standard Webhooks", async () => {
+    const received: { headers: Record<string, string>; body: string }[] = [];
+    const receiver = createServer((request, response) => {
+      let body = '';
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+      request.on('end', () => {
+        received.push({ headers: request.headers as Record<string, string>, body });
+        response.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+      const registered = await api('POST', '/api/v1/webhooks', { url, events: ['intent.created', 'intent.approved', 'settlement.completed'] });
+      expect(registered.statusCode, registered.body).toBe(201);
+      const { endpoint, secret } = registered.json() as { endpoint: { id: string }; secret: string };
+      const agentId = await createFundedAgent({ fund: 10 });
+
+      const intent = await env.runWorker(async () => {
+        const created = await createIntent({ agentId, amount: 1, merchant: 'Hooked' });
+        await workflowResult(created.id);
+        await waitUntil(async () => received.filter((delivery) => JSON.parse(delivery.body).data.intent.id === created.id).length === 3);
+        return created;
+      });
+
+      const events = received.map((delivery) => {
+        // Throws unless the signature is the endpoint secret's over this exact body and headers.
+        const event = new Webhook(secret).verify(delivery.body, delivery.headers) as { id: string; type: string; data: { intent: IntentView } };
+        expect(delivery.headers['webhook-id']).toBe(event.id);
+        return event;
+      }).filter((event) => event.data.intent.id === intent.id);
+      expect(events.map((event) => event.type).sort()).toEqual(['intent.approved', 'intent.created', 'settlement.completed']);
+      expect(new Set(events.map((event) => event.id)).size).toBe(3);
+      expect(events.find((event) => event.type === 'settlement.completed')?.data.intent.status).toBe('settled');
+      expect(() => new Webhook(`whsec_${Buffer.alloc(24, 1).toString('base64')}`).verify(received[0]!.body, received[0]!.headers)).toThrow();
+
+      const log = await api('GET', `/api/v1/webhooks/${endpoint.id}/deliveries`);
+      expect(log.statusCode).toBe(200);
+      await api('DELETE', `/api/v1/webhooks/${endpoint.id}`);
+    } finally {
+      await new Promise((resolve) => receiver.close(resolve));
+    }
   });
 });
 
@@ -321,7 +370,7 @@ describe('time box', () => {
 // ---------------------------------------------------------------- helpers
 
 async function api(
-  method: 'GET' | 'POST' | 'PATCH',
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   url: string,
   body?: unknown,
   as: SignedUpOwner = owner,
