@@ -98,8 +98,23 @@ export async function createIntent(
     return replay(deps, existing, requestHash);
   }
 
-  await startPaymentWorkflow(deps.temporal, { id: row.id, maxRetries: row.maxRetries });
+  await startOrExplain(deps, row);
   return { response: toIntentView(row), replayed: false };
+}
+
+/**
+ * Starts the intent's workflow. Should Temporal be unreachable, the intent stays `created`
+ * (nothing is reserved before its workflow runs) and the caller gets 503: the same request
+ * with the same idempotency key starts it; the owner can also cancel it.
+ */
+async function startOrExplain(deps: Pick<AppDeps, 'temporal'>, intent: { id: string; maxRetries: number }): Promise<void> {
+  try {
+    await startPaymentWorkflow(deps.temporal, intent);
+  } catch (error) {
+    throw new AppError('UNAVAILABLE', `The payment engine is unavailable, so payment intent ${intent.id} has not started; nothing was paid. Send the same request with the same Idempotency-Key to start it.`, {
+      cause: error,
+    });
+  }
 }
 
 /** The policy row of a policy attached to one intent, and its audit event. */
@@ -141,7 +156,7 @@ async function replay(
     throw new AppError('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used for a different request');
   }
   // The first request may have stopped between its commit and the start: start it now.
-  await startPaymentWorkflow(deps.temporal, { id: existing.id, maxRetries: existing.maxRetries });
+  await startOrExplain(deps, existing);
   const { requestHash: _hash, ...row } = existing;
   return { response: toIntentView(row), replayed: true };
 }
