@@ -7,6 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { intentSelect, toIntentView } from '../src/services/intents/intent-view';
 import type { AddressInfo } from 'node:net';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
@@ -322,39 +323,9 @@ async function createIntent(ownerId: string): Promise<IntentView> {
       idempotencyKey: randomUUID(),
       requestHash: '0'.repeat(64),
     },
-    select: { id: true, workflowId: true, idempotencyKey: true, createdAt: true, updatedAt: true },
+    select: intentSelect,
   });
-  return {
-    id: row.id,
-    ownerId,
-    agentId,
-    createdBy: 'agent',
-    amount: 1.5,
-    amountExact: '1.500000',
-    currency: 'USDC',
-    purpose: 'webhook test',
-    merchant: null,
-    toAddress: null,
-    category: null,
-    kyaTier: null,
-    geography: null,
-    maxRetries: 3,
-    metadata: {},
-    rail: 'ledger',
-    sandbox: false,
-    status: 'created',
-    failureCode: null,
-    failureMessage: null,
-    policyDecision: null,
-    approval: null,
-    workflowId: row.workflowId,
-    idempotencyKey: row.idempotencyKey,
-    expiresAt: null,
-    reservedAt: null,
-    settledAt: null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return toIntentView(row);
 }
 
 function emit(intent: IntentView, type: WebhookEventType) {

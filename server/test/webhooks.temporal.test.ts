@@ -7,6 +7,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { intentSelect, toIntentView } from '../src/services/intents/intent-view';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,6 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IntentView } from '@purser/core';
 import { createWebhookEndpointInput, type WebhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
 import { startTemporalDevServer, WORKFLOWS_PATH, webhookDeliveryWorkflowId, type DevServer, type WebhookRetryPolicy } from '@purser/workflows';
 import { createWebhookActivities } from '@purser/workflows/activities/webhooks';
@@ -127,41 +127,12 @@ async function scenario(url: string): Promise<Scenario> {
   const { userId: ownerId } = await createOwner(prisma);
   const { agentId } = await createAgent(prisma, ownerId);
   const endpoint = await createWebhookEndpoint(t.deps, ownerId, createWebhookEndpointInput.parse({ url }));
-  const row = await prisma.paymentIntent.create({
-    data: { ownerId, agentId, createdBy: 'agent', amount: 2_000_000n, currency: 'USDC', workflowId: `payment-${randomUUID()}`, idempotencyKey: randomUUID(), requestHash: randomBytes(32).toString('hex') },
-    select: { id: true, workflowId: true, idempotencyKey: true, createdAt: true, updatedAt: true },
-  });
-  const intent: IntentView = {
-    id: row.id,
-    ownerId,
-    agentId,
-    createdBy: 'agent',
-    amount: 2,
-    amountExact: '2.000000',
-    currency: 'USDC',
-    purpose: '',
-    merchant: null,
-    toAddress: null,
-    category: null,
-    kyaTier: null,
-    geography: null,
-    maxRetries: 3,
-    metadata: {},
-    rail: 'ledger',
-    sandbox: false,
-    status: 'created',
-    failureCode: null,
-    failureMessage: null,
-    policyDecision: null,
-    approval: null,
-    workflowId: row.workflowId,
-    idempotencyKey: row.idempotencyKey,
-    expiresAt: null,
-    reservedAt: null,
-    settledAt: null,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  const intent = toIntentView(
+    await prisma.paymentIntent.create({
+      data: { ownerId, agentId, createdBy: 'agent', amount: 2_000_000n, currency: 'USDC', workflowId: `payment-${randomUUID()}`, idempotencyKey: randomUUID(), requestHash: randomBytes(32).toString('hex') },
+      select: intentSelect,
+    }),
+  );
   const { eventId, deliveryIds } = await prisma.$transaction((tx) => emitPaymentEvent(tx, { ownerId, intentId: intent.id, type: 'intent.created', intent }));
   expect(deliveryIds).toHaveLength(1);
   return { ownerId, endpoint, eventId, deliveryId: deliveryIds[0]! };
@@ -200,7 +171,7 @@ describe('webhook delivery', () => {
       expect(receiver.received).toHaveLength(4);
       const delivered = receiver.received[3]!;
       const event = new Webhook(endpoint.secret).verify(delivered.body, headersOf(delivered));
-      expect(event).toMatchObject({ id: eventId, type: 'intent.created', data: { intent: { amountExact: '2.000000' } } });
+      expect(event).toMatchObject({ id: eventId, type: 'intent.created', data: { intent: { amountExact: '2' } } });
       // One webhook-id across retries, as the spec requires, and a signature on each.
       for (const request of receiver.received) {
         expect(request.headers['webhook-id']).toBe(eventId);
