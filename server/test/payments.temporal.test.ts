@@ -212,6 +212,29 @@ describe('policy and KYA gate', () => {
     expect(await agentBalance(agentId)).toBe(100_000_000n);
   });
 
+  it("lets the owner's approval stand in for KYA assurance up to the policy's escalation tier", async () => {
+    // A basic agent may pay $100 at a time on its own; its owner allows up to the moderate tier's caps.
+    const agentId = await createFundedAgent({ fund: 2_000, maxTransaction: 5_000, dailyLimit: 10_000 });
+    await env.runWorker(async () => {
+      const escalated = await createIntent({ agentId, amount: 150, policy: { kyaEscalation: 'moderate', timeBox: '2h' } });
+      const waiting = await waitForStatus(escalated.id, 'pending_approval');
+      expect(waiting.policyDecision?.fired.map((rule) => rule.code)).toEqual(['KYA_ESCALATION_REQUIRED']);
+      // The time box of the intent's policy bounds the wait.
+      const waitMs = Date.parse(waiting.approval!.expiresAt) - Date.parse(waiting.createdAt);
+      expect(waitMs).toBeGreaterThan(110 * 60_000);
+      expect(waitMs).toBeLessThan(125 * 60_000);
+      expect((await api('POST', `/api/v1/intents/${escalated.id}/approve`, {})).statusCode).toBe(200);
+      expect((await workflowResult(escalated.id)).status).toBe('settled');
+
+      // Beyond the moderate tier's $1,000 cap the owner cannot help: refused outright.
+      const beyond = await createIntent({ agentId, amount: 1_500, policy: { kyaEscalation: 'moderate' } });
+      expect((await workflowResult(beyond.id)).status).toBe('blocked');
+      expect((await getIntent(beyond.id)).failureCode).toBe('KYA_TIER_CAP_EXCEEDED');
+    });
+    expect(await agentBalance(agentId)).toBe(1_850_000_000n);
+    await expectLedgerSound();
+  });
+
   it('reports what a shadow policy would have decided without enforcing it', async () => {
     const agentId = await createFundedAgent({ fund: 100 });
     await env.runWorker(async () => {
