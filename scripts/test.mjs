@@ -133,7 +133,8 @@ async function main() {
   await ensureDependencies();
   await ensureBuilt();
   const temporalCli = await ensureTemporalCli({ log });
-  const chromium = wanted('e2e') ? await ensureChromium() : undefined;
+  // The e2e specs drive it, and the unit suite prints the security whitepaper's PDF with it.
+  const chromium = wanted('e2e') || wanted('unit') ? await ensureChromium() : undefined;
 
   await check('lint', 'npx', ['eslint', '.']);
   await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
