@@ -11,11 +11,9 @@ import {
   AGENT_NAME_MESSAGE,
   createAgentInput,
   formatAgentDid,
-  isAppError,
   updateSpendingRulesInput,
   type CreateAgentBody,
   type CreateAgentResult,
-  type ErrorCode,
 } from '@purser/core';
 import { userPublicSelect, type PrismaClient } from '@purser/db';
 import { authenticateAgent } from '../src/services/agents/authenticate-agent';
@@ -32,6 +30,7 @@ import { issueSession } from '../src/services/auth/issue-session';
 import { ed25519PrivateKeyFromSeed } from '../src/services/identity/platform-issuer';
 import { agentKeyBinding, readAgentPrivateKey } from '../src/services/identity/agent-keys';
 import { decryptSecret } from '../src/secrets';
+import { errorOf } from './support/errors';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -66,16 +65,6 @@ async function newOwner(name = 'Agent Owner'): Promise<Owner> {
 
 function create(owner: Owner, body: CreateAgentBody): Promise<CreateAgentResult> {
   return createAgent(t.deps, owner.userId, createAgentInput.parse(body));
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code: ErrorCode; message: string; status: number }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, status: error.httpStatus };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function trpcQuery(path: string, input: unknown, token?: string): Promise<LightMyRequestResponse> {

@@ -4,9 +4,9 @@
  * re-issues the credential (the old one reads revoked); a rejected one is recorded and changes
  * nothing else; lower or equal tiers, suspended agents and other owners' agents are refused.
  */
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, createAgentInput, isAppError, type CreateAgentResult, type ErrorCode } from '@purser/core';
+import { createAgentInput, type CreateAgentResult } from '@purser/core';
 import { requestKyaEscalationInput, type KyaEscalationResult, type KyaVerificationView } from '@purser/core/contracts/kya';
 import type { PrismaClient } from '@purser/db';
 import { createAgent } from '../src/services/agents/create-agent';
@@ -18,13 +18,11 @@ import { suspendAgent } from '../src/services/agents/suspend-agent';
 import { verifyAuditChain } from '../src/services/audit/verify-audit-chain';
 import { verifyAgentCredential } from '../src/services/identity/verify-agent-credential';
 import type { HttpMethod } from '../src/http/api-v1/define-route';
-import { kyaRoutes } from '../src/http/api-v1/kya-routes';
-import { apiV1Plugin } from '../src/http/api-v1/plugin';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { errorOf } from './support/errors';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
-let rest: FastifyInstance;
 let prisma: PrismaClient;
 let alice: SignedUpOwner;
 let bob: SignedUpOwner;
@@ -32,19 +30,11 @@ let bob: SignedUpOwner;
 beforeAll(async () => {
   t = await createTestApp();
   prisma = t.deps.db.prisma;
-  // The lead merges kyaRoutes into the app's route list; until then they are served here alone.
-  rest = Fastify();
-  rest.setErrorHandler((error, _request, reply) =>
-    isAppError(error) ? reply.status(error.httpStatus).send(error.toJSON()) : reply.status(500).send(new AppError('INTERNAL', String(error)).toJSON()),
-  );
-  await rest.register(apiV1Plugin, { deps: t.deps, routes: kyaRoutes });
-  await rest.ready();
   alice = await signUpTestOwner(t.app, prisma, 'Alice');
   bob = await signUpTestOwner(t.app, prisma, 'Bob');
 });
 
 afterAll(async () => {
-  await rest?.close();
   await t?.cleanup();
 });
 
@@ -53,7 +43,7 @@ const MODERATE = { ...BASIC, country: 'de', registration_number: 'HRB 123456' };
 const HIGH = { ...MODERATE, document_sha256: 'AB'.repeat(32), beneficial_owner_name: 'Ada Lovelace' };
 
 function call(owner: SignedUpOwner | undefined, method: HttpMethod, url: string, payload?: object): Promise<LightMyRequestResponse> {
-  return rest.inject({ method, url: `/api/v1${url}`, payload, headers: owner?.headers ?? {} });
+  return t.app.inject({ method, url: `/api/v1${url}`, payload, headers: owner?.headers ?? {} });
 }
 
 async function newAgent(owner: SignedUpOwner, name = 'KYA agent'): Promise<CreateAgentResult['agent']> {
@@ -67,16 +57,6 @@ function escalate(owner: SignedUpOwner | undefined, agentId: string, body: objec
 /** The service directly, with the body parsed by the contract as every surface does. */
 function escalateDirectly(owner: SignedUpOwner, agentId: string, body: { tier: string; evidence: object }): Promise<KyaEscalationResult> {
   return requestKyaEscalation(t.deps, owner.userId, requestKyaEscalationInput.parse({ ...body, agent_id: agentId }));
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code: ErrorCode; message: string; status: number }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, status: error.httpStatus };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function verifyViaEndpoint(credential: string): Promise<LightMyRequestResponse> {

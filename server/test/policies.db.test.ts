@@ -5,9 +5,9 @@
  * the payment gate reads.
  */
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, createAgentInput, isAppError, type ErrorCode } from '@purser/core';
+import { createAgentInput } from '@purser/core';
 import { createPolicyInput, updatePolicyInput, type CreatePolicyBody, type PolicyView } from '@purser/core/contracts/policies';
 import type { PrismaClient } from '@purser/db';
 import { createAgent } from '../src/services/agents/create-agent';
@@ -20,14 +20,14 @@ import { listPolicies } from '../src/services/policies/list-policies';
 import { loadApplicablePolicies } from '../src/services/policies/load-applicable-policies';
 import { updatePolicy } from '../src/services/policies/update-policy';
 import type { HttpMethod } from '../src/http/api-v1/define-route';
-import { apiV1Plugin } from '../src/http/api-v1/plugin';
+import { buildOpenApiDocument } from '../src/http/api-v1/openapi';
 import { policyRoutes } from '../src/http/api-v1/policy-routes';
 import { policiesRouter } from '../src/trpc/policies/router';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { errorOf } from './support/errors';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
-let rest: FastifyInstance;
 let prisma: PrismaClient;
 let alice: SignedUpOwner;
 let bob: SignedUpOwner;
@@ -35,24 +35,16 @@ let bob: SignedUpOwner;
 beforeAll(async () => {
   t = await createTestApp();
   prisma = t.deps.db.prisma;
-  // The lead merges policyRoutes into the app's route list; until then they are served here alone.
-  rest = Fastify();
-  rest.setErrorHandler((error, _request, reply) =>
-    isAppError(error) ? reply.status(error.httpStatus).send(error.toJSON()) : reply.status(500).send(new AppError('INTERNAL', String(error)).toJSON()),
-  );
-  await rest.register(apiV1Plugin, { deps: t.deps, routes: policyRoutes });
-  await rest.ready();
   alice = await signUpTestOwner(t.app, prisma, 'Alice');
   bob = await signUpTestOwner(t.app, prisma, 'Bob');
 });
 
 afterAll(async () => {
-  await rest?.close();
   await t?.cleanup();
 });
 
 function call(owner: SignedUpOwner | undefined, method: HttpMethod, url: string, payload?: object): Promise<LightMyRequestResponse> {
-  return rest.inject({ method, url: `/api/v1${url}`, payload, headers: owner?.headers ?? {} });
+  return t.app.inject({ method, url: `/api/v1${url}`, payload, headers: owner?.headers ?? {} });
 }
 
 async function newAgentId(owner: SignedUpOwner, name = 'Policy agent'): Promise<string> {
@@ -65,16 +57,6 @@ function create(owner: SignedUpOwner, body: CreatePolicyBody): Promise<PolicyVie
 
 function uniqueName(label: string): string {
   return `${label} ${randomUUID().slice(0, 8)}`;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code: ErrorCode; message: string; status: number }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, status: error.httpStatus };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 function auditOf(policyIds: string[]) {
@@ -385,7 +367,8 @@ describe('the audit trail and the API document', () => {
   });
 
   it('describes the policy routes under the Policies tag, with the rules in the request body', async () => {
-    const document = (await rest.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as {
+    // The document of these routes alone; the app serves it merged with every other route.
+    const document = buildOpenApiDocument(policyRoutes, { serverUrl: t.deps.publicUrl, version: 'test' }) as unknown as {
       paths: Record<string, Record<string, { operationId: string; tags: string[]; requestBody?: unknown }>>;
     };
     expect(Object.keys(document.paths).sort()).toEqual(['/policies', '/policies/{policyId}']);

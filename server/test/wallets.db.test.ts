@@ -3,7 +3,7 @@
  * ledger's invariants under concurrency, idempotency keys and owner isolation.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError, parseAmount, type ErrorCode } from '@purser/core';
+import { parseAmount } from '@purser/core';
 import { EXTERNAL_ACCOUNT_IDS, type PrismaClient, type TransactionClient } from '@purser/db';
 import { getOrCreateOwnerAccount, insertLedgerTransaction } from '../src/services/ledger/post-ledger-transaction';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
@@ -11,6 +11,7 @@ import { fundAgent } from '../src/services/wallets/fund-agent';
 import { getOwnerWallet } from '../src/services/wallets/get-owner-wallet';
 import { listOwnerTransactions } from '../src/services/wallets/list-owner-transactions';
 import { topUpWallet } from '../src/services/wallets/top-up-wallet';
+import { errorOf } from './support/errors';
 import { createTestApp, type TestApp } from './support/test-app';
 import { agentBalances, createAgent, createOwner, ownerBalances } from './support/wallet-fixtures';
 
@@ -33,16 +34,6 @@ async function expectLedgerSound(): Promise<void> {
   expect(report.problems).toEqual([]);
   expect(report.ok).toBe(true);
   for (const total of Object.values(report.totals)) expect(total).toBe('0');
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<{ code: ErrorCode; message: string; status: number }> {
-  try {
-    await promise;
-  } catch (error) {
-    if (isAppError(error)) return { code: error.code, message: error.message, status: error.httpStatus };
-    throw error;
-  }
-  throw new Error('expected the call to fail');
 }
 
 async function ledgerCounts(): Promise<{ transactions: number; entries: number }> {

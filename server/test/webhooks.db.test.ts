@@ -7,10 +7,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { intentSelect, toIntentView } from '../src/services/intents/intent-view';
 import type { AddressInfo } from 'node:net';
-import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyInstance, type LightMyRequestResponse } from 'fastify';
+import type { LightMyRequestResponse } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError, webhookEventView, type ErrorCode, type IntentView, type WebhookEventType } from '@purser/core';
@@ -27,8 +25,9 @@ import {
   type WebhookEndpointWithSecretView,
 } from '@purser/core/contracts/webhooks';
 import type { PrismaClient } from '@purser/db';
-import { apiV1Plugin } from '../src/http/api-v1/plugin';
+import { buildOpenApiDocument } from '../src/http/api-v1/openapi';
 import { webhookRoutes } from '../src/http/api-v1/webhook-routes';
+import { intentSelect, toIntentView } from '../src/services/intents/intent-view';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';
 import { deleteWebhookEndpoint } from '../src/services/webhooks/delete-webhook-endpoint';
@@ -49,7 +48,6 @@ import { createAgent } from './support/wallet-fixtures';
 
 let t: TestApp;
 let prisma: PrismaClient;
-let api: FastifyInstance;
 let alice: SignedUpOwner;
 let bob: SignedUpOwner;
 
@@ -58,26 +56,16 @@ const GENERATED_SECRET = /^whsec_[A-Za-z0-9+/]{43}=$/;
 beforeAll(async () => {
   t = await createTestApp();
   prisma = t.deps.db.prisma;
-  // The webhook routes alone, the way apiV1Plugin serves every route list.
-  api = Fastify();
-  await api.register(fastifyCookie);
-  api.setErrorHandler((error, _request, reply) => {
-    if (isAppError(error)) return reply.status(error.httpStatus).send(error.toJSON());
-    return reply.status(500).send({ error: { code: 'INTERNAL', message: String(error) } });
-  });
-  await api.register(apiV1Plugin, { deps: t.deps, routes: webhookRoutes });
-  await api.ready();
   alice = await signUpTestOwner(t.app, prisma, 'Alice');
   bob = await signUpTestOwner(t.app, prisma, 'Bob');
 });
 
 afterAll(async () => {
-  await api?.close();
   await t?.cleanup();
 });
 
 function call(owner: SignedUpOwner | undefined, method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object): Promise<LightMyRequestResponse> {
-  return api.inject({ method, url: `/api/v1${url}`, payload, headers: owner?.headers ?? {} });
+  return t.app.inject({ method, url: `/api/v1${url}`, payload, headers: owner?.headers ?? {} });
 }
 
 function create(owner: SignedUpOwner, body: CreateWebhookEndpointBody, deps = t.deps): Promise<WebhookEndpointWithSecretView> {
@@ -208,7 +196,8 @@ describe('registering an endpoint', () => {
   });
 
   it('describes the webhook operations in the OpenAPI document under the Webhooks tag', async () => {
-    const document = (await api.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    // The document of these routes alone; the app serves it merged with every other route.
+    const document = buildOpenApiDocument(webhookRoutes, { serverUrl: t.deps.publicUrl, version: 'test' }) as unknown as { paths: Record<string, Record<string, { tags?: string[] }>> };
     expect(Object.keys(document.paths).sort()).toEqual([
       '/webhook-deliveries/{deliveryId}',
       '/webhook-deliveries/{deliveryId}/redeliver',
