@@ -8,12 +8,11 @@
 // intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
 // compensation of the reserve) -> settlement.completed -> audit.
 import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
-import { evaluatePolicy, type PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
-import { policyRulesSchema } from '@purser/core/policy/policy-rules';
+import type { PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
-import type { KyaTier } from '@purser/core/kya';
-import type { GateDecision, GateInput, PaymentSteps } from '../activities/payments';
+import type { PaymentSteps } from '../activities/payments';
 import { DEFAULT_APPROVAL_TIME_BOX_MS, PAYMENT_FAILURES } from '../constants';
+import { evaluateGate, toGateDecision } from './gate';
 
 export interface PaymentWorkflowInput {
   intentId: string;
@@ -154,8 +153,9 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
       end('skipped', `intent is ${input.status}`);
       return input.status;
     }
-    const evaluation = evaluateGate(input, new Date());
-    const outcome = await local.applyGate(intentId, toDecision(evaluation), input.revision);
+    const at = new Date();
+    const evaluation = evaluateGate(input, at);
+    const outcome = await local.applyGate(intentId, toGateDecision(evaluation, at), input.revision);
     if ('stale' in outcome) {
       end('skipped', 'inputs changed during evaluation; evaluating again');
       return 'again';
@@ -238,41 +238,6 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   await local.emitEvent(intentId, 'settlement.completed');
   end('completed');
   return finish('settled');
-}
-
-function evaluateGate(input: GateInput, at: Date): PolicyEvaluation {
-  return evaluatePolicy({
-    intent: {
-      amount: BigInt(input.intent.amount),
-      currency: input.intent.currency,
-      category: input.intent.category,
-      merchant: input.intent.merchant,
-      country: input.intent.country,
-      kyaTier: input.intent.kyaTier as KyaTier | null,
-    },
-    agent: {
-      kyaTier: input.agent.kyaTier as KyaTier,
-      spendingRules: {
-        maxTransactionAmount: BigInt(input.agent.spendingRules.maxTransactionAmount),
-        maxDailyLimit: BigInt(input.agent.spendingRules.maxDailyLimit),
-        approvalThreshold: input.agent.spendingRules.approvalThreshold === null ? null : BigInt(input.agent.spendingRules.approvalThreshold),
-      },
-    },
-    policies: input.policies.map((policy) => ({ ...policy, rules: policyRulesSchema.parse(policy.rules) })),
-    usage: { spentInWindow: BigInt(input.usage.spentInWindow), spentThisMonth: BigInt(input.usage.spentThisMonth) },
-    at,
-    timeZone: input.timeZone,
-  });
-}
-
-function toDecision(evaluation: PolicyEvaluation): GateDecision {
-  return {
-    decision: evaluation.decision,
-    fired: evaluation.fired,
-    shadow: evaluation.shadow.map(({ policyId, name, version, decision }) => ({ policyId, name, version, decision })),
-    timeBoxMs: evaluation.timeBoxMs,
-    evaluatedAt: new Date().toISOString(),
-  };
 }
 
 function firedSummary(evaluation: PolicyEvaluation): string {

@@ -42,8 +42,12 @@ export function ownedAgentWhere(ownerId: string, agentId: string) {
   return { id: agentId, ownerId, status: { not: 'deleted' as const } };
 }
 
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 export function assertUuids(...ids: string[]): void {
-  if (!ids.every((id) => UUID.test(id))) throw agentNotFound();
+  if (!ids.every(isUuid)) throw agentNotFound();
 }
 
 /**

@@ -12,7 +12,6 @@ import { lockIntent, transitionIntent } from './transition-intent';
 
 export async function cancelIntent(deps: Pick<AppDeps, 'db' | 'temporal' | 'logger'>, ownerId: string, intentId: string, reason?: string): Promise<IntentView> {
   const prisma = deps.db.prisma;
-  await getIntent(prisma, ownerId, intentId);
   await withAuditRetry(prisma, async (tx: TransactionClient) => {
     const intent = await lockIntent(tx, intentId, ownerId);
     if (intent.reservedAt !== null || !['created', 'pending_approval', 'approved'].includes(intent.status)) {

@@ -10,14 +10,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AGENT_NOT_FOUND_MESSAGE, AppError, railToDb, type CreateIntentInput, type IntentView } from '@purser/core';
-import { policyRulesToDocument } from '@purser/core/policy/policy-document';
 import { paymentWorkflowId } from '@purser/workflows/constants';
 import type { Prisma, TransactionClient } from '@purser/db';
-import type { AuditData } from '../audit/audit-hash';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { isUniqueViolation } from '../ledger/database-error';
 import { hashRequest, type Idempotent } from '../idempotency/with-idempotency';
 import type { AppDeps } from '../../trpc/context';
+import { attachPolicyRow } from './attach-intent-policy';
 import { intentSelect, toIntentView } from './intent-view';
 import { startPaymentWorkflow } from './payment-workflows';
 
@@ -115,29 +114,6 @@ async function startOrExplain(deps: Pick<AppDeps, 'temporal'>, intent: { id: str
       cause: error,
     });
   }
-}
-
-/** The policy row of a policy attached to one intent, and its audit event. */
-export async function attachPolicyRow(
-  tx: TransactionClient,
-  { ownerId, agentId, intentId, rules, shadow, actor }: { ownerId: string; agentId: string; intentId: string; rules: NonNullable<CreateIntentInput['policy']>; shadow: boolean; actor: string },
-): Promise<{ id: string; version: number }> {
-  const name = `intent:${intentId}`;
-  const previous = await tx.policy.findFirst({ where: { ownerId, name }, orderBy: { version: 'desc' }, select: { version: true } });
-  const version = (previous?.version ?? 0) + 1;
-  const document = policyRulesToDocument(rules) as Prisma.InputJsonObject;
-  const policy = await tx.policy.create({
-    data: { ownerId, agentId, paymentIntentId: intentId, name, version, rules: document, shadow },
-    select: { id: true, version: true },
-  });
-  await appendAuditEvent(tx, {
-    actor,
-    action: 'policy.attached',
-    subject: `policy:${policy.id}`,
-    ownerId,
-    data: { payment_intent_id: intentId, version, shadow, rules: document as AuditData },
-  });
-  return policy;
 }
 
 async function findByKey(prisma: AppDeps['db']['prisma'], agentId: string, idempotencyKey: string) {

@@ -18,7 +18,6 @@ export async function decideIntent(
   { intentId, reason }: DecideIntentInput,
 ): Promise<IntentView> {
   const prisma = deps.db.prisma;
-  await getIntent(prisma, ownerId, intentId); // 404 for anything not the owner's
   await withAuditRetry(prisma, async (tx: TransactionClient) => {
     const intent = await lockIntent(tx, intentId, ownerId);
     const approval = await tx.approval.findUnique({ where: { paymentIntentId: intentId }, select: { status: true, expiresAt: true } });

@@ -7,6 +7,7 @@
 import { AppError, INTENT_NOT_FOUND_MESSAGE, type IntentStatus } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import type { AuditData } from '../audit/audit-hash';
+import { isUuid } from '../agents/owned-agent';
 import { appendAuditEvent } from '../audit/append-audit-event';
 
 /** From each status, where an intent may go. Terminal statuses go nowhere. */
@@ -39,6 +40,7 @@ export interface LockedIntent {
 
 /** Locks the intent's row for the rest of the transaction. Scoped to an owner when one is given. */
 export async function lockIntent(tx: TransactionClient, intentId: string, ownerId?: string): Promise<LockedIntent> {
+  if (!isUuid(intentId)) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
   const rows = await tx.$queryRaw<LockedIntent[]>`
     SELECT "id"::text AS "id", "owner_id"::text AS "ownerId", "agent_id"::text AS "agentId", "status"::text AS "status",
            "amount", "currency"::text AS "currency", "reserved_at" AS "reservedAt", "released_at" AS "releasedAt",

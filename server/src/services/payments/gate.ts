@@ -3,14 +3,16 @@
  * (the workflow evaluates it); applyGate records the decision and moves the intent, under the
  * intent's row lock, unless the inputs changed since they were loaded (`stale`: the workflow
  * evaluates again). Attaching a policy takes the same lock, so no policy slips past the gate.
+ * Reserve loads the same inputs under the wallet lock and evaluates them with the same
+ * functions (@purser/workflows/workflows/gate).
  */
-import { createHash } from 'node:crypto';
-import { AppError, canonicalJson, INTENT_NOT_FOUND_MESSAGE, usageWindows, type IntentStatus } from '@purser/core';
+import { AppError, INTENT_NOT_FOUND_MESSAGE, usageWindows, type IntentStatus } from '@purser/core';
 import { policyRulesToDocument } from '@purser/core/policy/policy-document';
 import type { Prisma, TransactionClient } from '@purser/db';
 import type { GateDecision, GateInput, GateOutcome } from '@purser/workflows/activities/payments';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 import { DEFAULT_APPROVAL_TIME_BOX_MS } from '@purser/workflows/constants';
+import { hashRequest } from '../idempotency/with-idempotency';
 import { lockIntent, transitionIntent } from '../intents/transition-intent';
 import { openApproval } from './approval-steps';
 
@@ -78,7 +80,7 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
     status: intent.status as IntentStatus,
   };
   // Usage is left out: it moves with every payment, and reserve re-checks it under the wallet lock.
-  const revision = hash({ ...input, usage: null, rulesUpdatedAt: rules.updatedAt.toISOString(), intentUpdatedAt: intent.updatedAt.toISOString() });
+  const revision = hashRequest({ ...input, usage: null, rulesUpdatedAt: rules.updatedAt.toISOString(), intentUpdatedAt: intent.updatedAt.toISOString() });
   return { ...input, revision };
 }
 
@@ -88,7 +90,7 @@ export async function applyGateDecision(tx: TransactionClient, intentId: string,
   const current = await loadGateInput(tx, intentId, new Date());
   if (current.revision !== revision) return { stale: true };
 
-  const policyDecision = toJson(decision) as Prisma.InputJsonObject;
+  const policyDecision = decision as unknown as Prisma.InputJsonObject;
   const enforced = decision.fired.filter((rule) => !rule.shadow);
   const audit = { decision: decision.decision, fired: enforced.map((rule) => rule.code), shadow: decision.shadow.map((s) => ({ policy_id: s.policyId, decision: s.decision })) };
   if (decision.shadow.length) log('shadow policies evaluated', { intentId, enforced: decision.decision, shadow: decision.shadow });
@@ -113,13 +115,4 @@ export async function applyGateDecision(tx: TransactionClient, intentId: string,
   // the workflow's openApproval then sets the deadline its timer keeps.
   if (to === 'pending_approval') await openApproval(tx, intentId, new Date(Date.parse(decision.evaluatedAt) + (decision.timeBoxMs ?? DEFAULT_APPROVAL_TIME_BOX_MS)));
   return { status: to };
-}
-
-function hash(value: unknown): string {
-  return createHash('sha256').update(canonicalJson(toJson(value))).digest('hex');
-}
-
-/** JSON with bigints as decimal strings, as the workflow and jsonb carry it. */
-export function toJson(value: unknown): unknown {
-  return JSON.parse(JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? v.toString() : v)));
 }

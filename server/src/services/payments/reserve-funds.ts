@@ -6,15 +6,15 @@
  * stale by now). Business refusals are committed (intent blocked or failed, audited) and then
  * thrown as typed errors the workflow does not retry.
  */
-import { AppError, evaluatePolicy, type KyaTier } from '@purser/core';
+import { AppError } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import type { ReserveOutcome } from '@purser/workflows/activities/payments';
+import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
 import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
-import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 import { lockIntent, transitionIntent } from '../intents/transition-intent';
-import { OWNER_TIME_ZONE, spentByAgent, SYSTEM_ACTOR, toJson } from './gate';
+import { loadGateInput, SYSTEM_ACTOR } from './gate';
 
 type Refusal = { code: 'POLICY_VIOLATION' | 'INSUFFICIENT_FUNDS' | 'AGENT_SUSPENDED'; message: string };
 
@@ -34,21 +34,12 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
     select: {
       category: true,
       merchant: true,
-      geography: true,
-      kyaTier: true,
       toAddress: true,
       purpose: true,
       metadata: true,
       rail: true,
       approval: { select: { status: true } },
-      agent: {
-        select: {
-          status: true,
-          kyaTier: true,
-          wallet: { select: { id: true } },
-          spendingRules: { select: { maxTransactionAmount: true, maxDailyLimit: true, approvalThreshold: true } },
-        },
-      },
+      agent: { select: { status: true, wallet: { select: { id: true } } } },
     },
   });
   const { agent } = row;
@@ -63,25 +54,14 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
     return { refusal: { code, message } };
   };
   if (agent.status !== 'active') return refuse('AGENT_SUSPENDED', `The agent is ${agent.status}`);
-  if (!agent.wallet || !agent.spendingRules) return refuse('INSUFFICIENT_FUNDS', 'The agent has no wallet');
+  if (!agent.wallet) return refuse('INSUFFICIENT_FUNDS', 'The agent has no wallet');
 
   // Lock order: the agent's wallet (inside getOrCreateAgentAccount), then its accounts.
   const agentAccount = await getOrCreateAgentAccount(tx, agent.wallet.id, intent.currency);
+  // The gate again, with the usage read under the wallet lock: this is the decision that counts.
   const at = new Date();
-  const evaluation = evaluatePolicy({
-    intent: { amount: intent.amount, currency: intent.currency, category: row.category, merchant: row.merchant, country: row.geography, kyaTier: row.kyaTier as KyaTier | null },
-    agent: { kyaTier: agent.kyaTier as KyaTier, spendingRules: agent.spendingRules },
-    policies: await loadApplicablePolicies(tx, { ownerId: intent.ownerId, agentId: intent.agentId, intentId }),
-    usage: await spentByAgent(tx, intent.agentId, at),
-    at,
-    timeZone: OWNER_TIME_ZONE,
-  });
-  const policyDecision = toJson({
-    decision: evaluation.decision,
-    fired: evaluation.fired,
-    shadow: evaluation.shadow.map(({ policyId, name, version, decision }) => ({ policyId, name, version, decision })),
-    evaluatedAt: at.toISOString(),
-  }) as Prisma.InputJsonObject;
+  const evaluation = evaluateGate(await loadGateInput(tx, intentId, at), at);
+  const policyDecision = toGateDecision(evaluation, at) as unknown as Prisma.InputJsonObject;
 
   if (evaluation.decision === 'deny') {
     const denial = evaluation.fired.find((rule) => !rule.shadow && rule.outcome === 'deny');
