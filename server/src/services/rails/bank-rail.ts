@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError, CURRENCIES, formatDollars, UNITS_PER_DOLLAR } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import {
-  centsOf,
+  sandboxRefusalFor,
+  type SandboxRefusal,
   readOperation,
   recordOperationOnce,
   resolveOperation,
@@ -28,12 +29,7 @@ export const DEFAULT_BANK_SETTLEMENT_DELAY_MS = 5_000;
 /** Same-day ACH's per-payment limit. */
 export const BANK_MAXIMUM_AMOUNT = 1_000_000n * UNITS_PER_DOLLAR;
 
-export interface BankReturn {
-  /** Transfers whose amount ends in these cents are returned with this code. */
-  cents: number;
-  code: string;
-  message: string;
-}
+export type BankReturn = SandboxRefusal;
 
 /** ACH return codes (Nacha), as the receiving bank reports them. Every one is final. */
 export const BANK_RETURNS: readonly BankReturn[] = [
@@ -51,9 +47,7 @@ export const BANK_OUTCOMES = ['settled', ...BANK_RETURNS.map((entry) => entry.co
 
 /** The network's answer for a transfer: null when it settles. */
 export function bankReturnFor(payment: { amount: bigint; metadata: unknown }): BankReturn | null {
-  const { outcome } = sandboxOutcomeOf(payment.metadata, BANK_OUTCOMES, 'bank');
-  if (outcome) return BANK_RETURNS.find((entry) => entry.code === outcome) ?? null;
-  return BANK_RETURNS.find((entry) => entry.cents === centsOf(payment.amount)) ?? null;
+  return sandboxRefusalFor(payment, BANK_RETURNS, BANK_OUTCOMES, 'bank');
 }
 
 export function createBankRail(deps: { prisma: PrismaClient; now: Clock; settlementDelayMs?: number }): Rail {

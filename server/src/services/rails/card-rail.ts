@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import { AppError, CURRENCIES, formatDollars, UNITS_PER_DOLLAR } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import {
-  centsOf,
+  sandboxRefusalFor,
+  type SandboxRefusal,
   readOperation,
   recordOperationOnce,
   resolveOperation,
@@ -28,12 +29,7 @@ export const DEFAULT_CARD_SETTLEMENT_DELAY_MS = 2_000;
 /** Card networks refuse tiny charges: their fixed fee would eat them (a common processor minimum). */
 export const CARD_MINIMUM_AMOUNT = UNITS_PER_DOLLAR / 2n;
 
-export interface CardDecline {
-  /** Payments whose amount ends in these cents are declined with this code. */
-  cents: number;
-  code: string;
-  message: string;
-}
+export type CardDecline = SandboxRefusal;
 
 /** Declines, as card processors name them. Every one is final for the payment. */
 export const CARD_DECLINES: readonly CardDecline[] = [
@@ -51,9 +47,7 @@ export const CARD_OUTCOMES = ['approved', ...CARD_DECLINES.map((decline) => decl
 
 /** The authorisation's outcome for a payment: null when approved. */
 export function cardDeclineFor(payment: { amount: bigint; metadata: unknown }): CardDecline | null {
-  const { outcome } = sandboxOutcomeOf(payment.metadata, CARD_OUTCOMES, 'card');
-  if (outcome) return CARD_DECLINES.find((decline) => decline.code === outcome) ?? null;
-  return CARD_DECLINES.find((decline) => decline.cents === centsOf(payment.amount)) ?? null;
+  return sandboxRefusalFor(payment, CARD_DECLINES, CARD_OUTCOMES, 'card');
 }
 
 export function createCardRail(deps: { prisma: PrismaClient; now: Clock; settlementDelayMs?: number }): Rail {

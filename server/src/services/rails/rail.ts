@@ -85,6 +85,30 @@ export function declinedError(result: RailResult): AppError {
   });
 }
 
+/** A sandbox simulator's refusal (a card decline, a bank return), chosen by test amounts' cents. */
+export interface SandboxRefusal {
+  /** Payments whose amount ends in these cents are refused with this code. */
+  cents: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * The refusal a simulator answers for a payment: the one `metadata.sandbox_outcome` names, else
+ * the one its amount's cents pick, else null (it goes through). Decided from the payment alone,
+ * so a restarted worker reaches the same answer.
+ */
+export function sandboxRefusalFor<T extends SandboxRefusal>(
+  payment: { amount: bigint; metadata: unknown },
+  refusals: readonly T[],
+  outcomes: readonly string[],
+  rail: RailName,
+): T | null {
+  const { outcome } = sandboxOutcomeOf(payment.metadata, outcomes, rail);
+  if (outcome) return refusals.find((refusal) => refusal.code === outcome) ?? null;
+  return refusals.find((refusal) => refusal.cents === centsOf(payment.amount)) ?? null;
+}
+
 /** The amount's cents (0-99): the sandbox simulators' test amounts end in particular cents. */
 export function centsOf(amount: bigint): number {
   return Number((amount / 10_000n) % 100n);
