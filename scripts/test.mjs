@@ -99,6 +99,7 @@ async function e2e(temporalCli, chromium) {
     PORT: String(port),
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    SANDBOX_CHAIN_PORT: String(await freePort()),
     TEMPORAL_CLI: temporalCli,
     LOG_LEVEL: 'warn',
     DATABASE_URL: '',

@@ -19,6 +19,8 @@ export const ERROR_STATUS = {
   /** The chosen rail cannot carry this payment (or not through this surface). */
   RAIL_UNAVAILABLE: 422,
   PAYLOAD_TOO_LARGE: 413,
+  /** An upstream the agent asked us to call (an x402 seller) failed or broke a limit. */
+  UPSTREAM_ERROR: 502,
   RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,

@@ -14,3 +14,4 @@ export * from './contracts/webhooks';
 export * from './contracts/policies';
 export * from './contracts/kya';
 export * from './policy/policy-document';
+export * from './contracts/agent-api';

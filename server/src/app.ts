@@ -9,7 +9,9 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { AppError, isAppError } from '@purser/core';
+import { AGENT_API_PREFIX, AppError, isAppError } from '@purser/core';
+import { agentApiPlugin } from './http/agent-api/plugin';
+import { sandboxPaidRoutes } from './http/sandbox-paid-routes';
 import { authRoutes, type AuthRateLimits } from './http/auth-routes';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
@@ -19,7 +21,7 @@ import { appRouter, type AppRouter } from './trpc/router';
 import type { AppDeps, Context } from './trpc/context';
 
 /** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
-const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/'];
+const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/', '/sandbox/'];
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -30,10 +32,12 @@ export interface AppOptions extends AppDeps {
   healthOnly?: boolean;
   /** Overrides of the /auth/v1 rate limits (tests raise or lower them). */
   authRateLimits?: Partial<AuthRateLimits>;
+  /** Serve the demo paid API under /sandbox/paid/ (the chain is the sandbox). */
+  sandboxPaidApi?: boolean;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, ...deps } = options;
+  const { webDist, healthOnly = false, authRateLimits, sandboxPaidApi = false, ...deps } = options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -80,7 +84,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits });
   await app.register(identityRoutes, { deps });
   await app.register(apiV1Plugin, { deps });
+  await app.register(agentApiPlugin, { prefix: AGENT_API_PREFIX, deps });
   await app.register(functionsRoutes, { prefix: FUNCTIONS_PREFIX, deps });
+  if (sandboxPaidApi) await app.register(sandboxPaidRoutes, { chain: deps.chain });
 
   const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {

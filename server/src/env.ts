@@ -45,6 +45,21 @@ const schema = z.object({
   ALLOW_PRIVATE_URLS: flag.default(true),
   /** How long the sandbox card and bank simulators take to settle (their defaults when unset). */
   SANDBOX_SETTLEMENT_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
+  /** JSON-RPC URL of the EVM network (Base Sepolia, Base). Unset: a local sandbox chain (anvil). */
+  EVM_RPC_URL: z.url().optional(),
+  /** CAIP-2 id of EVM_RPC_URL's network: eip155:84532 (Base Sepolia) or eip155:8453 (Base). */
+  EVM_NETWORK: z.enum(['eip155:84532', 'eip155:8453']).default('eip155:84532'),
+  /** An external x402 facilitator. Unset: the in-process one (FACILITATOR_PRIVATE_KEY pays its gas). */
+  X402_FACILITATOR_URL: z.url().optional(),
+  /** 0x-prefixed key of the account that pays settlement gas on a real network. Never logged. */
+  FACILITATOR_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
+    .optional(),
+  /** Port of the sandbox chain (anvil); 0 picks a free one. */
+  SANDBOX_CHAIN_PORT: port.default(8545),
+  /** Agent API calls each agent may make per minute (REST and MCP together). */
+  AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
 });

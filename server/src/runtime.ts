@@ -17,7 +17,9 @@ import {
   DEFAULT_WEBHOOK_RETRY,
 } from '@purser/workflows';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
+import type { Hex } from 'viem';
 import { buildApp } from './app';
+import { startChain } from './services/chain/start-chain';
 import type { Env } from './env';
 import { createHealthChecker } from './health';
 import type { Logger } from './logger';
@@ -84,6 +86,20 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       temporalUi = devServer.uiUrl;
     }
 
+    const chain = await startChain(
+      {
+        rpcUrl: env.EVM_RPC_URL,
+        network: env.EVM_NETWORK,
+        facilitatorUrl: env.X402_FACILITATOR_URL,
+        facilitatorPrivateKey: env.FACILITATOR_PRIVATE_KEY as Hex | undefined,
+        sandboxPort: env.SANDBOX_CHAIN_PORT,
+        sandboxStateFile: path.join(env.DATA_DIR, 'sandbox-chain.json'),
+      },
+      logger,
+    );
+    cleanups.push(() => chain.close());
+    logger.info({ network: chain.info.network, sandbox: chain.info.sandbox, rpc: chain.info.sandbox ? chain.rpcUrl : undefined }, 'chain ready');
+
     const connection = await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
@@ -107,6 +123,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
           masterKey,
           allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
           temporal,
+          chain,
           sandboxSettlementDelayMs: env.SANDBOX_SETTLEMENT_DELAY_MS,
         }),
       });
@@ -153,6 +170,9 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         events,
         allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
         temporal,
+        chain,
+        agentRateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
+        sandboxPaidApi: chain.info.sandbox,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
       });

@@ -4,12 +4,15 @@
  * the temporal test suites build them the same way.
  */
 import { createActivities } from '@purser/workflows';
+import type { EvmChain } from './services/chain/evm-chain';
 import { createPaymentSteps } from './services/payments/payment-steps';
 import { createRails, type CreateRailsOptions } from './services/rails/create-rails';
 import { createWebhookSender } from './services/webhooks/deliver-webhook';
 import type { AppDeps } from './trpc/context';
 
 export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'masterKey' | 'allowPrivateUrls' | 'temporal'> {
+  /** The EVM chain x402 payments settle on; without it the x402-base rail refuses. */
+  chain?: EvmChain;
   /** Settlement delay of the sandbox card and bank simulators (their defaults when absent). */
   sandboxSettlementDelayMs?: number;
   rails?: Omit<CreateRailsOptions, 'prisma'>;
@@ -20,6 +23,7 @@ export function createWorkerActivities(deps: WorkerActivityDeps) {
   const rails = createRails({
     prisma: deps.db.prisma,
     ...(delay === undefined ? {} : { card: { settlementDelayMs: delay }, bank: { settlementDelayMs: delay } }),
+    ...(deps.chain ? { x402: { masterKey: deps.masterKey, chain: deps.chain } } : {}),
     ...deps.rails,
   });
   return createActivities({

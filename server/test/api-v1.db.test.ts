@@ -6,6 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import type { HttpMethod } from '../src/http/api-v1/define-route';
+import { agentRoutes } from '../src/http/agent-api/agent-routes';
 import { apiRoutes } from '../src/http/api-v1/routes';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -47,8 +48,15 @@ describe('the OpenAPI document', () => {
     expect(response.statusCode).toBe(200);
     const document = response.json() as { openapi: string; paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>> };
     expect(document.openapi).toBe('3.1.0');
-    const operations = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.operationId));
-    expect(operations.sort()).toEqual(apiRoutes.map((route) => route.operationId).sort());
+    const operations = Object.values(document.paths).flatMap((methods) =>
+      Object.values(methods).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
+    );
+    expect(operations.sort()).toEqual([...apiRoutes, ...agentRoutes].map((route) => route.operationId).sort());
+    // The agent API keeps its own base path and authenticates with the agent's DID and key.
+    const payment = document.paths['/functions/v1/mcp-server/payment'] as unknown as { servers: unknown[]; post: { security: unknown[] } };
+    expect(payment.post.security).toEqual([{ agentDid: [], agentKey: [] }]);
+    expect(JSON.stringify(payment.post)).toContain('to_address');
+    expect(JSON.stringify(document.paths['/functions/v1/mcp-server/x402/sign-payment'])).toContain('Idempotency-Key');
     const createAgent = document.paths['/agents']?.post;
     expect(JSON.stringify(createAgent?.requestBody)).toContain('max_transaction_amount');
     expect(JSON.stringify(document.paths['/wallet/top-up']?.post)).toContain('Idempotency-Key');

@@ -11,6 +11,7 @@ import { AppError, createAgentInput, fundAgentInput, topUpWalletInput } from '@p
 import { createAgent } from '../services/agents/create-agent';
 import { authenticateOwner, type AuthenticatedOwner } from '../services/auth/authenticate-owner';
 import { fundAgent } from '../services/wallets/fund-agent';
+import { mirrorFundingOnChain } from '../services/wallets/mirror-funding-on-chain';
 import { topUpWallet } from '../services/wallets/top-up-wallet';
 import type { AppDeps } from '../trpc/context';
 import { idempotencyKeyOf, parseInput } from './request-input';
@@ -40,6 +41,7 @@ export async function functionsRoutes(app: FastifyInstance, { deps }: { deps: Ap
       { agentId: body.agent_id, amount: body.amount, currency: body.currency },
       { idempotencyKey: idempotencyKeyOf(request, body.idempotency_key) },
     );
+    await mirrorFundingOnChain(deps, { agentId: body.agent_id, amount: body.amount, currency: body.currency, replayed: result.replayed });
     return send(reply, result);
   });
 

@@ -2,6 +2,7 @@ import type { Client } from '@temporalio/client';
 import type { Database } from '@purser/db';
 import type { WebhookRetryPolicy } from '@purser/workflows/constants';
 import type { Logger } from '../logger';
+import type { EvmChain } from '../services/chain/evm-chain';
 import type { HealthChecker } from '../health';
 import type { AuthenticatedOwner } from '../services/auth/authenticate-owner';
 import type { EventBus } from '../services/realtime/event-bus';
@@ -26,6 +27,10 @@ export interface AppDeps {
   allowPrivateUrls: boolean;
   /** Starts, signals and queries payment and webhook workflows. */
   temporal: TemporalDeps;
+  /** The EVM chain of agents' wallets and x402 payments: the sandbox anvil or a real network. */
+  chain: EvmChain;
+  /** Requests per minute each agent may make to the agent API. */
+  agentRateLimitPerMinute?: number;
 }
 
 export interface TemporalDeps {

@@ -15,6 +15,7 @@ import { NativeConnection } from '@temporalio/worker';
 import pino from 'pino';
 import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE, type DevServer } from '@purser/workflows';
 import { ensureTemporalCli } from '../../../scripts/temporal-cli.mjs';
+import type { EvmChain } from '../../src/services/chain/evm-chain';
 import type { TemporalDeps } from '../../src/trpc/context';
 import { createWorkerActivities, type WorkerActivityDeps } from '../../src/worker-activities';
 import { createTestApp, type TestApp } from './test-app';
@@ -43,7 +44,14 @@ export interface WorkerProcess {
   stop(): Promise<void>;
 }
 
-export async function startTemporalTestEnv(options: { webhookRetryInitialMs?: number } = {}): Promise<TemporalTestEnv> {
+export interface TemporalTestEnvOptions {
+  webhookRetryInitialMs?: number;
+  /** The EVM chain for x402 suites (startChain); without it the x402-base rail refuses. */
+  chain?: EvmChain;
+  agentRateLimitPerMinute?: number;
+}
+
+export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {}): Promise<TemporalTestEnv> {
   const cliPath = process.env.TEMPORAL_CLI_PATH ?? (await ensureTemporalCli({ log }));
   const dir = mkdtempSync(join(tmpdir(), 'purser-temporal-env-'));
   const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'temporal.db'), log });
@@ -55,7 +63,7 @@ export async function startTemporalTestEnv(options: { webhookRetryInitialMs?: nu
     taskQueue: TASK_QUEUE,
     webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: options.webhookRetryInitialMs ?? 200 },
   };
-  const testApp = await createTestApp({ temporal });
+  const testApp = await createTestApp({ temporal, chain: options.chain, agentRateLimitPerMinute: options.agentRateLimitPerMinute });
   const children = new Set<WorkerProcess>();
 
   const activityDeps = (): WorkerActivityDeps => ({
@@ -64,6 +72,7 @@ export async function startTemporalTestEnv(options: { webhookRetryInitialMs?: nu
     masterKey: testApp.deps.masterKey,
     allowPrivateUrls: true,
     temporal,
+    chain: options.chain,
   });
 
   return {
@@ -99,6 +108,7 @@ export async function startTemporalTestEnv(options: { webhookRetryInitialMs?: nu
           DATA_DIR: mkdtempSync(join(dir, 'worker-')),
           HOST: '127.0.0.1',
           PORT: '0',
+          SANDBOX_CHAIN_PORT: '0',
           LOG_LEVEL: 'warn',
           ...extraEnv,
         },

@@ -12,6 +12,7 @@ import { createEventBus } from '../../src/services/realtime/event-bus';
 import type { Client } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows/constants';
 import type { AppDeps, TemporalDeps } from '../../src/trpc/context';
+import type { EvmChain, EvmNetworkInfo } from '../../src/services/chain/evm-chain';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -35,13 +36,36 @@ export function temporalNotInThisTest(): TemporalDeps {
 }
 
 /**
+ * For suites that never touch the chain: it says it is no sandbox (so nothing is minted on
+ * funding), and any read or write of it fails loudly.
+ */
+export function chainNotInThisTest(): EvmChain {
+  const info: EvmNetworkInfo = {
+    network: 'eip155:84532',
+    v1Name: 'base-sepolia',
+    displayName: 'No chain in this test',
+    chainId: 84532,
+    sandbox: false,
+    usdcAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+    explorerUrl: null,
+    faucetUrl: null,
+  };
+  return new Proxy({ info } as EvmChain, {
+    get(target, property) {
+      if (property === 'info' || property === 'then') return property === 'info' ? target.info : undefined;
+      throw new Error('This test runs without an EVM chain: pass `chain` (startChain) to createTestApp');
+    },
+  });
+}
+
+/**
  * `options` adds app options beyond the deps, e.g. `{ authRateLimits: { password: 2 } }`;
  * `temporal` connects the app to a real Temporal dev server (temporal suites).
  */
 export async function createTestApp(
-  options: Partial<Omit<AppOptions, keyof AppDeps>> & { temporal?: TemporalDeps } = {},
+  options: Partial<Omit<AppOptions, keyof AppDeps>> & { temporal?: TemporalDeps; chain?: EvmChain; agentRateLimitPerMinute?: number; allowPrivateUrls?: boolean } = {},
 ): Promise<TestApp> {
-  const { temporal = temporalNotInThisTest(), ...appOptions } = options;
+  const { temporal = temporalNotInThisTest(), chain = chainNotInThisTest(), agentRateLimitPerMinute, allowPrivateUrls = true, ...appOptions } = options;
   const { db, databaseUrl, cleanup } = await openTestDatabase();
   const ok = async () => {};
   const deps: AppDeps = {
@@ -53,9 +77,11 @@ export async function createTestApp(
     publicUrl: 'http://127.0.0.1:3000',
     events: createEventBus({ db, logger: pino({ level: 'silent' }) }),
     temporal,
-    allowPrivateUrls: true,
+    chain,
+    agentRateLimitPerMinute,
+    allowPrivateUrls,
   };
-  const app = await buildApp({ ...appOptions, ...deps });
+  const app = await buildApp({ sandboxPaidApi: options.chain !== undefined, ...appOptions, ...deps });
   await app.ready();
   return {
     app,

@@ -7,7 +7,7 @@
 // intent.created -> policy and KYA gate -> [approval wait, bounded by the time box] ->
 // intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
 // compensation of the reserve) -> settlement.completed -> audit.
-import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, proxyLocalActivities, setHandler, sleep } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
 import type { PaymentSteps } from '../activities/payments';
@@ -39,6 +39,8 @@ export const approvalDecidedSignal = defineSignal('approvalDecided');
 export const cancelSignal = defineSignal('cancel');
 /** A policy was attached to the intent: the gate runs again. */
 export const policyChangedSignal = defineSignal('policyChanged');
+/** Something happened on the rail (an x402 seller redeemed the payment): look again now. */
+export const railUpdatedSignal = defineSignal('railUpdated');
 export const progressQuery = defineQuery<PaymentProgress>('progress');
 
 // Database steps retry until the database answers: a payment must never stop half-way with
@@ -62,10 +64,12 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   let decided = false;
   let cancelled = false;
   let policyChanged = false;
+  let railUpdated = false;
   setHandler(progressQuery, () => progress);
   setHandler(approvalDecidedSignal, () => void (decided = true));
   setHandler(cancelSignal, () => void (cancelled = true));
   setHandler(policyChangedSignal, () => void (policyChanged = true));
+  setHandler(railUpdatedSignal, () => void (railUpdated = true));
 
   const begin = (step: PaymentStep) => {
     progress.currentStep = step;
@@ -210,7 +214,8 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     let result = await onRail.executeOnRail(intentId);
     while (result.status === 'pending') {
       const wait = result.checkAfter ? Date.parse(result.checkAfter) - Date.now() : RAIL_POLL_MS;
-      await sleep(Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
+      await condition(() => railUpdated, Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
+      railUpdated = false;
       result = await onRail.checkRail(intentId);
     }
     end('completed', result.reference);

@@ -2,6 +2,20 @@
 import { z } from 'zod';
 import type { ApiRoute } from './define-route';
 
+/** What the document needs of a route: its declaration without the handler. */
+export type DocumentedRoute = Pick<ApiRoute, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'auth' | 'idempotent' | 'params' | 'query' | 'body' | 'response' | 'status'> & {
+  /** Longer text for the reference page (markdown). */
+  description?: string;
+  /** Other success answers, e.g. 202 for a payment that waits for approval. */
+  otherResponses?: Record<string, string>;
+};
+
+/** The agent API (spec section 7): its routes live under `prefix` and authenticate as agents. */
+export interface AgentApiSection {
+  prefix: string;
+  routes: DocumentedRoute[];
+}
+
 type JsonSchema = Record<string, unknown>;
 
 const ERROR_SCHEMA: JsonSchema = {
@@ -34,40 +48,52 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
-export function buildOpenApiDocument(routes: ApiRoute[], options: { serverUrl: string; version: string }): JsonSchema {
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+function operationOf(route: DocumentedRoute): JsonSchema {
+  const status = String(route.status ?? 200);
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: [route.tag],
+    parameters: [
+      ...parameters(route.params, 'path'),
+      ...parameters(route.query, 'query'),
+      ...(route.idempotent
+        ? [
+            {
+              name: 'Idempotency-Key',
+              in: 'header',
+              required: false,
+              description: 'Same key and same body return the first result; same key with another body is 409.',
+              schema: { type: 'string', minLength: 1, maxLength: 255 },
+            },
+          ]
+        : []),
+    ],
+    ...(route.body
+      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+      : {}),
+    responses: {
+      [status]: { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } },
+      ...Object.fromEntries(Object.entries(route.otherResponses ?? {}).map(([code, description]) => [code, { description }])),
+      default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
+    },
+    ...(route.auth === 'public' ? { security: [] } : {}),
+  };
+}
+
+const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+
+export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serverUrl: string; version: string; agentApi?: AgentApiSection }): JsonSchema {
+  const paths: Record<string, JsonSchema> = {};
   for (const route of routes) {
-    const openApiPath = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-    const status = String(route.status ?? 200);
-    const operation: JsonSchema = {
-      operationId: route.operationId,
-      summary: route.summary,
-      tags: [route.tag],
-      parameters: [
-        ...parameters(route.params, 'path'),
-        ...parameters(route.query, 'query'),
-        ...(route.idempotent
-          ? [
-              {
-                name: 'Idempotency-Key',
-                in: 'header',
-                required: false,
-                description: 'Same key and same body return the first result; same key with another body is 409.',
-                schema: { type: 'string', minLength: 1, maxLength: 255 },
-              },
-            ]
-          : []),
-      ],
-      ...(route.body
-        ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
-        : {}),
-      responses: {
-        [status]: { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } },
-        default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
-      },
-      ...(route.auth === 'public' ? { security: [] } : {}),
-    };
-    (paths[openApiPath] ??= {})[route.method.toLowerCase()] = operation;
+    ((paths[openApiPath(route.path)] ??= {}) as Record<string, JsonSchema>)[route.method.toLowerCase()] = operationOf(route);
+  }
+  // The agent API is served from another base path, so its paths carry their own server and
+  // are keyed by their full path: no clash with an owner route of the same name.
+  for (const route of options.agentApi?.routes ?? []) {
+    const path = (paths[openApiPath(`${options.agentApi!.prefix}${route.path}`)] ??= { servers: [{ url: options.serverUrl }] }) as Record<string, JsonSchema>;
+    path[route.method.toLowerCase()] = { ...operationOf(route), security: [{ agentDid: [], agentKey: [] }] };
   }
   return {
     openapi: '3.1.0',
@@ -80,7 +106,11 @@ export function buildOpenApiDocument(routes: ApiRoute[], options: { serverUrl: s
     servers: [{ url: `${options.serverUrl}/api/v1` }],
     security: [{ bearer: [] }],
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'Access token or owner API key' } },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'Access token or owner API key' },
+        agentDid: { type: 'apiKey', in: 'header', name: 'X-Agent-DID', description: "The agent's DID (public: it selects the agent, the key proves it)" },
+        agentKey: { type: 'http', scheme: 'bearer', description: "The agent's API key, shown once when the agent was created or its key rotated" },
+      },
       schemas: { Error: ERROR_SCHEMA },
     },
     paths,

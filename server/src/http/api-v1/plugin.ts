@@ -6,7 +6,8 @@ import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '@purser/core';
+import { AGENT_API_PREFIX, AppError } from '@purser/core';
+import { agentRoutes } from '../agent-api/agent-routes';
 import { authenticateOwner } from '../../services/auth/authenticate-owner';
 import type { AppDeps } from '../../trpc/context';
 import { idempotencyKeyOf, parseInput } from '../request-input';
@@ -66,7 +67,11 @@ export async function apiV1Plugin(app: FastifyInstance, options: { deps: AppDeps
   const routes = options.routes ?? apiRoutes;
   for (const route of routes) register(app, options.deps, route);
 
-  const document = buildOpenApiDocument(routes, { serverUrl: options.deps.publicUrl, version: API_VERSION });
+  const document = buildOpenApiDocument(routes, {
+    serverUrl: options.deps.publicUrl,
+    version: API_VERSION,
+    agentApi: { prefix: AGENT_API_PREFIX, routes: agentRoutes.map((route) => ({ ...route, tag: 'Agent API' })) },
+  });
   app.get('/api/v1/openapi.json', async () => document);
   app.get('/docs/api', async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
   // Served from the installed package: the reference works offline and needs no CDN.

@@ -40,6 +40,7 @@ import { listOwnerApiKeys } from '../../services/api-keys/list-owner-api-key';
 import { revokeOwnerApiKey } from '../../services/api-keys/revoke-owner-api-key';
 import { verifyAgentCredential } from '../../services/identity/verify-agent-credential';
 import { fundAgent } from '../../services/wallets/fund-agent';
+import { mirrorFundingOnChain } from '../../services/wallets/mirror-funding-on-chain';
 import { getOwnerWallet } from '../../services/wallets/get-owner-wallet';
 import { listOwnerTransactions } from '../../services/wallets/list-owner-transactions';
 import { topUpWallet } from '../../services/wallets/top-up-wallet';
@@ -114,6 +115,7 @@ const wallet = [
         { agentId: body.agent_id, amount: body.amount, currency: body.currency },
         { idempotencyKey },
       );
+      await mirrorFundingOnChain(deps, { agentId: body.agent_id, amount: body.amount, currency: body.currency, replayed: result.replayed });
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       return result.response;
     },

@@ -21,7 +21,7 @@ export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id:
   }
 }
 
-export type PaymentSignal = 'approvalDecided' | 'cancel' | 'policyChanged';
+export type PaymentSignal = 'approvalDecided' | 'cancel' | 'policyChanged' | 'railUpdated';
 
 /**
  * Tells the intent's workflow something changed. The change is already committed, and the

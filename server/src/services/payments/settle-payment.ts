@@ -8,7 +8,7 @@
  * an internal custodial transfer. Any other payment leaves the platform: the external account.
  */
 import type { IntentStatus } from '@purser/core';
-import type { PrismaClient, TransactionClient } from '@purser/db';
+import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import {
   externalAccountId,
   getOrCreateAgentAccount,
@@ -50,6 +50,7 @@ export async function capturePayment(prisma: PrismaClient, intentId: string): Pr
       where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
       data: { status: 'completed', ledgerTransactionId: capture.id },
     });
+    await recordChainSettlement(tx, intentId, intent.agentId);
     if (payee) {
       await tx.agentTransaction.create({
         data: {
@@ -74,6 +75,23 @@ export async function capturePayment(prisma: PrismaClient, intentId: string): Pr
       data: { settledAt: new Date() },
       audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
     });
+  });
+}
+
+/**
+ * An on-chain payment (x402) records where it settled in the agent's transaction: network and
+ * transaction hash, beside the URL it paid for.
+ */
+async function recordChainSettlement(tx: TransactionClient, intentId: string, agentId: string): Promise<void> {
+  const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
+  if (operation?.rail !== 'x402_base') return;
+  const details = operation.details as Prisma.JsonObject;
+  const row = await tx.agentTransaction.findFirst({ where: { paymentIntentId: intentId, agentId, type: 'payment' }, select: { id: true, metadata: true } });
+  if (!row) return;
+  await tx.agentTransaction.update({
+    where: { id: row.id },
+    data: { metadata: { ...(row.metadata as Prisma.JsonObject), network: details.network ?? null, transaction_hash: details.transactionHash ?? null, payer: details.payer ?? null } },
+    select: { id: true },
   });
 }
 

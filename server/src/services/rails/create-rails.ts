@@ -4,6 +4,7 @@
  */
 import { AppError, RAIL_MESSAGE, RAIL_NAMES, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
+import type { EvmChain } from '../chain/evm-chain';
 import { createBankRail } from './bank-rail';
 import { createCardRail } from './card-rail';
 import { createLedgerRail } from './ledger-rail';
@@ -20,13 +21,15 @@ export interface CreateRailsOptions {
   card?: { settlementDelayMs?: number };
   bank?: { settlementDelayMs?: number };
   solana?: SolanaRailOptions;
+  /** The chain and the key that decrypts agents' EVM keys; without them x402-base refuses. */
+  x402?: { masterKey: Buffer; chain: EvmChain };
 }
 
 export function createRails(options: CreateRailsOptions): Rails {
   const { prisma, now = () => new Date() } = options;
   return {
     ledger: createLedgerRail({ prisma, now }),
-    'x402-base': createX402BaseRail({ prisma }),
+    'x402-base': createX402BaseRail({ prisma, x402: options.x402 }),
     solana: createSolanaRail({ prisma, now, options: options.solana }),
     card: createCardRail({ prisma, now, settlementDelayMs: options.card?.settlementDelayMs }),
     bank: createBankRail({ prisma, now, settlementDelayMs: options.bank?.settlementDelayMs }),

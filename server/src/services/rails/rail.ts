@@ -251,13 +251,17 @@ export async function resolveOperation(
   prisma: PrismaClient,
   operation: StoredOperation,
   outcome: { status: 'settled'; settledAt: Date } | { status: 'declined'; declineCode: string; declineMessage: string },
+  /** Details learnt on the way (a transaction hash), merged into the stored ones. */
+  details: RailDetails = {},
 ): Promise<StoredOperation> {
   await prisma.railOperation.updateMany({
     where: { id: operation.id, status: 'pending' },
-    data:
-      outcome.status === 'settled'
+    data: {
+      ...(outcome.status === 'settled'
         ? { status: 'settled', settledAt: outcome.settledAt }
-        : { status: 'declined', declineCode: outcome.declineCode, declineMessage: outcome.declineMessage },
+        : { status: 'declined', declineCode: outcome.declineCode, declineMessage: outcome.declineMessage }),
+      details: { ...operation.details, ...details },
+    },
   });
   const row = await findOperationRow(prisma, { id: operation.id });
   if (!row) throw new Error(`Rail operation ${operation.id} disappeared`);

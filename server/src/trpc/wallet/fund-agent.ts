@@ -1,4 +1,5 @@
 import { fundAgent as fundOwnerAgent } from '../../services/wallets/fund-agent';
+import { mirrorFundingOnChain } from '../../services/wallets/mirror-funding-on-chain';
 import { ownerProcedure } from '../init';
 import { fundAgentProcedureInput, fundAgentProcedureOutput } from './fund-agent.types';
 
@@ -12,5 +13,6 @@ export const fundAgent = ownerProcedure
       { agentId: input.agent_id, amount: input.amount, currency: input.currency },
       { idempotencyKey: input.idempotency_key },
     );
+    await mirrorFundingOnChain(ctx, { agentId: input.agent_id, amount: input.amount, currency: input.currency, replayed: result.replayed });
     return result.response;
   });

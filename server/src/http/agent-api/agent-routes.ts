@@ -1,0 +1,163 @@
+/**
+ * The agent REST API under /functions/v1/mcp-server (spec section 7), one declaration per
+ * operation: its zod schemas validate the request, describe it in the OpenAPI document and
+ * type the handler. Every route authenticates the agent (plugin.ts) before it runs.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import {
+  AGENT_TRANSACTIONS_LIMIT,
+  agentBalanceView,
+  agentInfoView,
+  agentPaymentInput,
+  agentPaymentView,
+  agentTransactionView,
+  x402FetchInput,
+  x402ProxyInput,
+  x402RequirementsInput,
+  x402RequirementsView,
+  x402SignedPaymentView,
+  x402SignPaymentInput,
+  x402UpstreamResponseView,
+} from '@purser/core';
+import { listAgentTransactions } from '../../services/agents/list-agent-transactions';
+import type { AuthenticatedAgent } from '../../services/agents/authenticate-agent';
+import { getAgentBalance } from '../../services/agent-api/get-agent-balance';
+import { getAgentInfo } from '../../services/agent-api/get-agent-info';
+import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
+import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
+import type { AppDeps } from '../../trpc/context';
+import type { DocumentedRoute } from '../api-v1/openapi';
+
+export interface AgentHandlerContext<B> {
+  deps: AppDeps;
+  agent: AuthenticatedAgent;
+  body: B;
+  idempotencyKey: string | undefined;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** A handler's answer: the body, and the status when it is not the route's usual one. */
+export interface AgentAnswer {
+  status?: number;
+  body: unknown;
+  /** An idempotent replay: answered with `Idempotent-Replayed: true`. */
+  replayed?: boolean;
+}
+
+export interface AgentRoute<B extends z.ZodType = z.ZodType> extends Omit<DocumentedRoute, 'body' | 'auth' | 'tag'> {
+  body?: B;
+  handler(context: AgentHandlerContext<z.output<B>>): Promise<AgentAnswer>;
+}
+
+function defineAgentRoute<B extends z.ZodType>(route: AgentRoute<B>): AgentRoute<B> {
+  return route;
+}
+
+const WAITING = { 202: 'Accepted: the payment waits for the owner to approve it (or is still processing); the body says where it stands' };
+
+export const agentRoutes: AgentRoute[] = [
+  defineAgentRoute({
+    method: 'GET',
+    path: '/balance',
+    operationId: 'agentBalance',
+    summary: "The agent's USDC and USDT balances, in the ledger and on chain, with the network",
+    response: agentBalanceView,
+    handler: async ({ deps, agent }) => ({ body: await getAgentBalance(deps, agent) }),
+  }),
+  defineAgentRoute({
+    method: 'POST',
+    path: '/payment',
+    operationId: 'agentPayment',
+    summary: 'Pay from the agent wallet; answers when the payment settles (200) or waits for approval (202)',
+    description:
+      'Runs the payment workflow: spending rules, policies and KYA caps, owner approval when required, then the rail. Send an `Idempotency-Key` so a retry never pays twice.',
+    idempotent: true,
+    body: agentPaymentInput,
+    response: agentPaymentView,
+    otherResponses: WAITING,
+    handler: async ({ deps, agent, body, idempotencyKey }) => {
+      const { payment, settled, replayed } = await makeAgentPayment(deps, agent, body, { idempotencyKey });
+      return { status: settled ? 200 : 202, body: payment, replayed };
+    },
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/transactions',
+    operationId: 'agentTransactions',
+    summary: `The agent's latest ${AGENT_TRANSACTIONS_LIMIT} transactions with their categories and metadata, newest first`,
+    response: z.object({ transactions: z.array(agentTransactionView) }),
+    handler: async ({ deps, agent }) => ({
+      body: { transactions: await listAgentTransactions(deps, agent.ownerId, agent.agentId, { limit: AGENT_TRANSACTIONS_LIMIT }) },
+    }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/info',
+    operationId: 'agentInfo',
+    summary: 'DID, verifiable credential, wallet addresses, spending rules and x402 capabilities',
+    response: agentInfoView,
+    handler: async ({ deps, agent }) => ({ body: await getAgentInfo(deps, agent) }),
+  }),
+  defineAgentRoute({
+    method: 'POST',
+    path: '/x402/requirements',
+    operationId: 'x402Requirements',
+    summary: "Fetch an upstream URL and read its 402 answer: the seller's accepted payments and the one to sign",
+    body: x402RequirementsInput,
+    response: x402RequirementsView,
+    handler: async ({ deps, body }) => ({ body: await readX402Requirements(deps, body) }),
+  }),
+  defineAgentRoute({
+    method: 'POST',
+    path: '/x402/sign-payment',
+    operationId: 'x402SignPayment',
+    summary: 'Sign a payment for a requirement, after spending rules, policies and balance allow it',
+    description:
+      'The body is the chosen requirement (or `{ requirement, url, description, category }`). Nothing is signed before the payment workflow has checked the rules and held the funds. Answers `xPaymentHeader` (also `x_payment_header`) for the header named in `header_name`.',
+    idempotent: true,
+    body: x402SignPaymentInput,
+    response: x402SignedPaymentView,
+    otherResponses: WAITING,
+    handler: async ({ deps, agent, body, idempotencyKey }) => {
+      const { view, authorized } = await signX402Payment(deps, agent, body, { idempotencyKey });
+      return { status: authorized ? 200 : 202, body: view };
+    },
+  }),
+  defineAgentRoute({
+    method: 'POST',
+    path: '/x402/proxy',
+    operationId: 'x402Proxy',
+    summary: 'Call the upstream with the signed payment header; answers its status, headers, body and payment response',
+    body: x402ProxyInput,
+    response: x402UpstreamResponseView,
+    handler: async ({ deps, agent, body, reply }) => {
+      const view = await proxyX402Request(deps, agent, body);
+      setPaymentResponseHeader(reply, view);
+      return { body: view };
+    },
+  }),
+  defineAgentRoute({
+    method: 'POST',
+    path: '/x402/fetch',
+    operationId: 'x402Fetch',
+    summary: 'Requirements, payment and paid call in one: fetch a URL, paying its 402 if it asks (never above max_amount)',
+    idempotent: true,
+    body: x402FetchInput,
+    response: x402UpstreamResponseView,
+    otherResponses: { 202: 'Accepted: the payment waits for the owner to approve it; the body is the pending payment (as /x402/sign-payment answers)' },
+    handler: async ({ deps, agent, body, idempotencyKey, reply }) => {
+      const outcome = await fetchWithX402(deps, agent, body, { idempotencyKey });
+      if (outcome.kind === 'waiting') return { status: 202, body: outcome.view };
+      setPaymentResponseHeader(reply, outcome.view);
+      return { body: outcome.view };
+    },
+  }),
+];
+
+/** The spec's proxy answers carry the seller's payment response as an X-Payment-Response header too. */
+function setPaymentResponseHeader(reply: FastifyReply, view: { headers: Record<string, string> }): void {
+  const value = view.headers['payment-response'] ?? view.headers['x-payment-response'];
+  if (value) reply.header('x-payment-response', value);
+}

@@ -1,0 +1,99 @@
+/**
+ * The agent API under /functions/v1/mcp-server: the REST routes of agent-routes.ts and the
+ * MCP endpoint at /mcp. Every call authenticates the agent first (`X-Agent-DID` plus
+ * `Authorization: Bearer <agent key>`: 401 when missing or wrong, 403 for a suspended or
+ * deleted agent), then counts against that agent's rate limit (per minute; unauthenticated
+ * calls count against their IP address), then runs.
+ */
+import fastifyRateLimit from '@fastify/rate-limit';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from '@purser/core';
+import { authenticateAgent, type AuthenticatedAgent } from '../../services/agents/authenticate-agent';
+import type { AppDeps } from '../../trpc/context';
+import { idempotencyKeyOf, parseInput } from '../request-input';
+import { agentRoutes, type AgentRoute } from './agent-routes';
+import { createAgentMcpServer } from './mcp-tools';
+
+export const DEFAULT_AGENT_RATE_LIMIT_PER_MINUTE = 120;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    agentAuth?: { agent: AuthenticatedAgent } | { error: unknown };
+  }
+}
+
+function requireAgent(request: FastifyRequest): AuthenticatedAgent {
+  const auth = request.agentAuth;
+  if (!auth) throw new AppError('UNAUTHORIZED', 'Agent authentication did not run');
+  if ('error' in auth) throw auth.error;
+  return auth.agent;
+}
+
+export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: AppDeps }): Promise<void> {
+  // Authenticate in onRequest and keep the outcome: the rate limit (a preHandler) then counts
+  // the agent's calls, or the address's failed ones, before the outcome is acted on.
+  app.addHook('onRequest', async (request) => {
+    try {
+      request.agentAuth = { agent: await authenticateAgent(deps, { did: request.headers['x-agent-did'], authorization: request.headers.authorization }) };
+    } catch (error) {
+      request.agentAuth = { error };
+    }
+  });
+  await app.register(fastifyRateLimit, {
+    hook: 'preHandler',
+    max: deps.agentRateLimitPerMinute ?? DEFAULT_AGENT_RATE_LIMIT_PER_MINUTE,
+    timeWindow: 60_000,
+    keyGenerator: (request) => {
+      const auth = request.agentAuth;
+      return auth && 'agent' in auth ? `agent:${auth.agent.agentId}` : `ip:${request.ip}`;
+    },
+    errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
+  });
+
+  for (const route of agentRoutes) register(app, deps, route);
+
+  // MCP over Streamable HTTP, stateless: each POST carries a whole exchange, answered as JSON.
+  app.post('/mcp', async (request, reply) => {
+    const agent = requireAgent(request);
+    const server = createAgentMcpServer(deps, agent);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    reply.hijack();
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, request.body);
+  });
+  // No server-initiated stream and no sessions in stateless mode.
+  const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
+    requireAgent(request);
+    return reply.status(405).header('allow', 'POST').send(new AppError('BAD_REQUEST', 'This MCP endpoint is stateless: send JSON-RPC messages with POST').toJSON());
+  };
+  app.get('/mcp', notAllowed);
+  app.delete('/mcp', notAllowed);
+}
+
+function register(app: FastifyInstance, deps: AppDeps, route: AgentRoute): void {
+  app.route({
+    method: route.method,
+    url: route.path,
+    handler: async (request, reply) => {
+      const agent = requireAgent(request);
+      const body = route.body ? parseInput(route.body, request.body) : undefined;
+      const answer = await route.handler({
+        deps,
+        agent,
+        body,
+        idempotencyKey: route.idempotent ? idempotencyKeyOf(request, (body as { idempotency_key?: string } | undefined)?.idempotency_key) : undefined,
+        request,
+        reply,
+      });
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      const status = answer.status ?? route.status ?? 200;
+      return reply.status(status).send(status === (route.status ?? 200) ? route.response.parse(answer.body) : answer.body);
+    },
+  });
+}
+

@@ -1,0 +1,139 @@
+/**
+ * The sandbox's demo paid API under /sandbox/paid/, for trying agents' x402 payments without
+ * real money: weather, a quote and a report, each behind the official x402 seller middleware
+ * (@x402/hono; there is no Fastify one), paid to the sandbox's demo seller in sandbox USDC.
+ * Fastify hands each request to a small Hono app and sends back what it answers. On a real
+ * network nothing is registered.
+ */
+import { paymentMiddleware, x402ResourceServer } from '@x402/hono';
+import { ExactEvmScheme } from '@x402/evm/exact/server';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { Hono } from 'hono';
+import type { Address } from 'viem';
+import type { EvmChain } from '../services/chain/evm-chain';
+
+export const SANDBOX_PAID_PREFIX = '/sandbox/paid';
+
+interface PaidEndpoint {
+  path: string;
+  price: string;
+  description: string;
+  respond(query: Record<string, string>): unknown;
+}
+
+const DEMO_NOTE = 'Demo data from the Purser sandbox, paid with test USDC.';
+
+const QUOTES = [
+  { quote: 'The secret of getting ahead is getting started.', author: 'Mark Twain' },
+  { quote: 'Well done is better than well said.', author: 'Benjamin Franklin' },
+  { quote: 'It always seems impossible until it is done.', author: 'Nelson Mandela' },
+  { quote: 'Nothing will work unless you do.', author: 'Maya Angelou' },
+];
+
+const FORECASTS = ['sunny', 'partly cloudy', 'overcast', 'light rain', 'windy', 'clear skies'];
+
+/** Made-up weather that stays the same for a city, so repeated calls agree. */
+function weatherFor(city: string) {
+  const seed = [...city.toLowerCase()].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+  return {
+    city,
+    forecast: FORECASTS[seed % FORECASTS.length],
+    temperatureC: (seed % 30) - 2,
+    humidityPercent: 40 + (seed % 50),
+    windKph: 5 + (seed % 35),
+    observedAt: new Date().toISOString(),
+    note: DEMO_NOTE,
+  };
+}
+
+const ENDPOINTS: PaidEndpoint[] = [
+  {
+    path: '/weather',
+    price: '$0.01',
+    description: "Today's weather for a city (?city=, default Berlin)",
+    respond: (query) => weatherFor(query.city?.trim() || 'Berlin'),
+  },
+  {
+    path: '/quote',
+    price: '$0.005',
+    description: 'An inspirational quote',
+    respond: () => ({ ...QUOTES[Math.floor(Math.random() * QUOTES.length)], note: DEMO_NOTE }),
+  },
+  {
+    path: '/report',
+    price: '$0.25',
+    description: 'A market report on payments made by AI agents',
+    respond: () => ({
+      title: 'Agent payments: weekly market report',
+      generatedAt: new Date().toISOString(),
+      summary: 'Machine-to-machine payments keep growing as more APIs accept per-request stablecoin payments.',
+      highlights: [
+        'Per-request pricing replaces API keys and monthly plans for many data APIs.',
+        'Most agent payments are below one dollar; settlement costs decide what is viable.',
+        'Spending limits and approvals per agent are the most requested controls.',
+      ],
+      metrics: { paidRequests: 128_400, medianPriceUsd: 0.01, averageSettlementSeconds: 2.1, activeSellers: 342 },
+      sections: [
+        { heading: 'Demand', body: 'Research and data-enrichment agents account for most paid requests.' },
+        { heading: 'Supply', body: 'Weather, search and market-data APIs lead the paid catalogue.' },
+        { heading: 'Risk', body: 'Replay protection and per-agent budgets keep losses from misbehaving agents small.' },
+      ],
+      note: DEMO_NOTE,
+    }),
+  },
+];
+
+function createPaidApi(chain: EvmChain, payTo: Address): Hono {
+  const network = chain.info.network;
+  const server = new x402ResourceServer(chain.facilitator).register(network, new ExactEvmScheme());
+  const routes = Object.fromEntries(
+    ENDPOINTS.map((endpoint) => [
+      `GET ${SANDBOX_PAID_PREFIX}${endpoint.path}`,
+      {
+        accepts: { scheme: 'exact', network, payTo, price: endpoint.price },
+        description: endpoint.description,
+        mimeType: 'application/json',
+      },
+    ]),
+  );
+  const api = new Hono();
+  api.use(paymentMiddleware(routes, server));
+  for (const endpoint of ENDPOINTS) {
+    api.get(`${SANDBOX_PAID_PREFIX}${endpoint.path}`, (c) => c.json(endpoint.respond(c.req.query())));
+  }
+  return api;
+}
+
+function toFetchRequest(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    for (const item of [value ?? []].flat()) headers.append(name, item);
+  }
+  // The API answers JSON only. A browser's Accept would make the middleware answer 402 with the
+  // HTML paywall of @x402/paywall, which is not installed (it would serve a placeholder page).
+  headers.set('accept', 'application/json');
+  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && Buffer.isBuffer(request.body);
+  return new Request(`${request.protocol}://${request.host}${request.url}`, {
+    method: request.method,
+    headers,
+    body: hasBody ? (request.body as Buffer) : undefined,
+  });
+}
+
+export const sandboxPaidRoutes: FastifyPluginAsync<{ chain: EvmChain }> = async (app, { chain }) => {
+  if (!chain.info.sandbox || !chain.sandboxSeller) return;
+  const paidApi = createPaidApi(chain, chain.sandboxSeller);
+
+  // Bodies reach the Hono app as the bytes the client sent (this plugin's scope only).
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.all(`${SANDBOX_PAID_PREFIX}/*`, async (request, reply) => {
+    const response = await paidApi.fetch(toFetchRequest(request));
+    reply.status(response.status);
+    response.headers.forEach((value, name) => {
+      reply.header(name, value);
+    });
+    return reply.send(Buffer.from(await response.arrayBuffer()));
+  });
+};

@@ -1,0 +1,62 @@
+/**
+ * The EVM chain the agents' wallets live on, as the rest of the server sees it: network
+ * metadata for /balance, /info and the connect page, USDC and ETH balances, the EIP-3009
+ * authorisation state the x402 rail settles by, and the x402 facilitator that verifies and
+ * settles payments for the sandbox's paid API.
+ *
+ * One implementation serves both worlds: `startChain` (start-chain.ts) starts a local anvil
+ * with Circle's USDC (the sandbox) when no EVM_RPC_URL is configured, and otherwise connects
+ * to the configured network (Base Sepolia, Base).
+ */
+import type { FacilitatorClient } from '@x402/core/server';
+import type { Address, Hex, PublicClient } from 'viem';
+
+/** CAIP-2 network id, as x402 v2 names networks: `eip155:84532` is Base Sepolia. */
+export type EvmNetwork = `eip155:${number}`;
+
+export interface EvmNetworkInfo {
+  network: EvmNetwork;
+  /** The x402 v1 name of the network (`base-sepolia`, `base`). */
+  v1Name: string;
+  /** What people call it: 'Base Sepolia', 'Base', 'Sandbox (local chain, Base Sepolia id)'. */
+  displayName: string;
+  chainId: number;
+  /** A local anvil chain with test USDC: balances and payments are not real money. */
+  sandbox: boolean;
+  usdcAddress: Address;
+  /** Block explorer base URL (no trailing slash); null when the network has none (anvil). */
+  explorerUrl: string | null;
+  /** Where test USDC comes from: a faucet page, or null (mainnet; the sandbox funds itself). */
+  faucetUrl: string | null;
+}
+
+export interface EvmChain {
+  info: EvmNetworkInfo;
+  /** The JSON-RPC endpoint (for logs and the connect page's sandbox notes; never a secret here). */
+  rpcUrl: string;
+  publicClient: PublicClient;
+  /** Atomic units (6 decimals). */
+  usdcBalanceOf(address: Address): Promise<bigint>;
+  /** Wei. */
+  ethBalanceOf(address: Address): Promise<bigint>;
+  /**
+   * Sandbox only: mints `usdc` atomic units of test USDC to `address` and tops its ETH up to
+   * the sandbox's gas allowance. Throws on a real network: nobody can mint real USDC.
+   */
+  fundSandboxAddress(address: Address, usdc: bigint): Promise<{ transactionHash: Hex }>;
+  /** EIP-3009 `authorizationState(authorizer, nonce)`: true once used or cancelled. */
+  authorizationUsed(authorizer: Address, nonce: Hex): Promise<boolean>;
+  /**
+   * The transaction that used an authorisation (its `AuthorizationUsed` log), searched from
+   * `fromBlock`; null when none has.
+   */
+  findAuthorizationTransaction(authorizer: Address, nonce: Hex, fromBlock: bigint): Promise<Hex | null>;
+  /** The latest block's number and timestamp (seconds): authorisation windows are chain time. */
+  latestBlock(): Promise<{ number: bigint; timestamp: bigint }>;
+  /** Verifies and settles x402 payments: in-process, or the configured facilitator URL. */
+  facilitator: FacilitatorClient;
+  /** The sandbox's demo seller (the paid API's payTo); null on a real network. */
+  sandboxSeller: Address | null;
+  /** Stops what startChain started (anvil); a no-op for a remote network. */
+  close(): Promise<void>;
+}

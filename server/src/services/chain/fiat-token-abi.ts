@@ -1,0 +1,20 @@
+/**
+ * The parts of Circle's FiatToken (USDC) ABI the chain service uses: sandbox set-up and minting,
+ * balances, and the EIP-3009 authorisation state x402 payments settle by.
+ */
+import { parseAbi } from 'viem';
+
+export const fiatTokenAbi = parseAbi([
+  'function initialize(string tokenName, string tokenSymbol, string tokenCurrency, uint8 tokenDecimals, address newMasterMinter, address newPauser, address newBlacklister, address newOwner)',
+  'function initializeV2(string newName)',
+  'function initializeV2_1(address lostAndFound)',
+  'function initializeV2_2(address[] accountsToBlacklist, string newSymbol)',
+  'function configureMinter(address minter, uint256 minterAllowedAmount) returns (bool)',
+  'function mint(address to, uint256 amount) returns (bool)',
+  'function name() view returns (string)',
+  'function version() view returns (string)',
+  'function decimals() view returns (uint8)',
+  'function balanceOf(address account) view returns (uint256)',
+  'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+]);

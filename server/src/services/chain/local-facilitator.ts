@@ -1,0 +1,46 @@
+/**
+ * The in-process x402 facilitator: the official "exact" EVM scheme of @x402/evm (EIP-3009
+ * transferWithAuthorization), verifying payments against `publicClient` and settling them from
+ * `wallet`, which pays the gas. It takes x402 v2 payloads (CAIP-2 `network`) and v1 payloads
+ * (`v1Name`) for the one chain its clients are connected to; @x402/evm's registerExactEvmScheme
+ * would also claim v1 support for every other chain @x402/evm knows, which it cannot settle on.
+ */
+import { x402Facilitator } from '@x402/core/facilitator';
+import type { FacilitatorClient } from '@x402/core/server';
+import type { Network, SupportedResponse } from '@x402/core/types';
+import { toFacilitatorEvmSigner } from '@x402/evm';
+import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
+import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
+import type { PublicClient, ReadContractParameters, VerifyTypedDataParameters, WriteContractParameters } from 'viem';
+import type { EvmNetworkInfo } from './evm-chain';
+import type { SerialWallet } from './serial-wallet';
+
+export interface LocalFacilitatorDeps {
+  info: Pick<EvmNetworkInfo, 'network' | 'v1Name'>;
+  publicClient: PublicClient;
+  wallet: SerialWallet;
+}
+
+export function createLocalFacilitator({ info, publicClient, wallet }: LocalFacilitatorDeps): FacilitatorClient {
+  // The scheme hands over ABIs and typed data as `unknown`; viem checks them at run time.
+  const signer = toFacilitatorEvmSigner({
+    address: wallet.address,
+    getCode: (args) => publicClient.getCode(args),
+    readContract: (args) => publicClient.readContract(args as ReadContractParameters),
+    verifyTypedData: (args) => publicClient.verifyTypedData(args as VerifyTypedDataParameters),
+    writeContract: (args) => wallet.send((client) => client.writeContract(args as WriteContractParameters)),
+    sendTransaction: (args) => wallet.send((client) => client.sendTransaction(args)),
+    waitForTransactionReceipt: (args) => publicClient.waitForTransactionReceipt(args),
+  });
+  const facilitator = new x402Facilitator()
+    .register(info.network, new ExactEvmScheme(signer))
+    // v1 names networks without a CAIP-2 namespace; the registry's type predates that.
+    .registerV1(info.v1Name as Network, new ExactEvmSchemeV1(signer));
+  return {
+    verify: (payload, requirements) => facilitator.verify(payload, requirements),
+    settle: (payload, requirements) => facilitator.settle(payload, requirements),
+    // x402Facilitator answers synchronously, and types its kinds' networks as plain strings
+    // because v1 names (`base-sepolia`) are not CAIP-2.
+    getSupported: async () => facilitator.getSupported() as SupportedResponse,
+  };
+}

@@ -1,0 +1,121 @@
+/**
+ * The sandbox's chain process: a local anvil on 127.0.0.1, started with the npm-installed
+ * binary and stopped by its PID. Anvil's own dev accounts (from `mnemonic`) hold ETH for gas.
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+
+export interface AnvilOptions {
+  chainId: number;
+  mnemonic: string;
+  /** 0 or unset: a free port. */
+  port?: number;
+  /** Loaded at start when it exists, written on stop, so balances survive restarts. */
+  stateFile?: string;
+  /** Told when anvil dies on its own (not through stop()). */
+  onUnexpectedExit?: (detail: { code: number | null; signal: string | null; stderr: string }) => void;
+}
+
+export interface AnvilProcess {
+  rpcUrl: string;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 10_000;
+/** How often a state file is also written while running, so a crashed server loses little. */
+const STATE_INTERVAL_SECONDS = 10;
+
+export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
+  const port = options.port || (await findFreePort());
+  const args = [
+    '--host', '127.0.0.1',
+    '--port', String(port),
+    '--chain-id', String(options.chainId),
+    '--mnemonic', options.mnemonic,
+    '--silent',
+    ...(options.stateFile ? ['--state', options.stateFile, '--state-interval', String(STATE_INTERVAL_SECONDS)] : []),
+  ];
+  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  // A server that exits without close() must not leave its chain running.
+  const killOnExit = () => child.kill();
+  process.on('exit', killOnExit);
+  // Exits before readiness are reported by the thrown error, and stop() is no surprise.
+  let watching = false;
+  child.once('exit', (code, signal) => {
+    process.off('exit', killOnExit);
+    if (watching) options.onUnexpectedExit?.({ code, signal, stderr: stderr.trim() });
+  });
+
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    watching = false;
+    await stopProcess(child);
+  };
+  try {
+    await waitUntilAnswering(rpcUrl, child, () => stderr);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  watching = true;
+  return { rpcUrl, stop };
+}
+
+/** The binary of the platform package that `@foundry-rs/anvil` installs as an optional dependency. */
+function anvilBinary(): string {
+  const arch = { x64: 'amd64', arm64: 'arm64' }[process.arch as string];
+  if (!arch) throw new Error(`anvil has no build for ${process.platform}/${process.arch}`);
+  const packageJson = createRequire(import.meta.url).resolve(`@foundry-rs/anvil-${process.platform}-${arch}/package.json`);
+  return join(dirname(packageJson), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
+}
+
+function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+async function waitUntilAnswering(rpcUrl: string, child: ChildProcess, stderr: () => string): Promise<void> {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`anvil exited before answering on ${rpcUrl}: ${stderr().trim() || `exit code ${child.exitCode}`}`);
+    }
+    try {
+      const response = await fetch(rpcUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+      });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  throw new Error(`anvil did not answer on ${rpcUrl} within ${READY_TIMEOUT_MS} ms`);
+}
+
+/** SIGTERM lets anvil write its state file; SIGKILL follows if it does not exit in time. */
+function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const forceKill = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    child.once('exit', () => {
+      clearTimeout(forceKill);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

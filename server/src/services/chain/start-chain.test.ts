@@ -1,0 +1,179 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
+import { type Address, domainSeparator, encodeFunctionData, erc20Abi, type Hex, parseAbi, parseEther } from 'viem';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { multicall3Abi } from './contracts/multicall3';
+import type { EvmChain } from './evm-chain';
+import { fiatTokenAbi } from './fiat-token-abi';
+import { MULTICALL3_ADDRESS } from './sandbox-contracts';
+import { startChain } from './start-chain';
+
+const BASE_SEPOLIA_USDC: Address = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
+const newAddress = () => privateKeyToAccount(generatePrivateKey()).address;
+const randomNonce = (): Hex => generatePrivateKey();
+
+describe('the sandbox chain', () => {
+  let chain: EvmChain;
+  beforeAll(async () => {
+    chain = await startChain({});
+  }, 30_000);
+  afterAll(() => chain?.close());
+
+  it('answers as Base Sepolia (chain id 84532) on 127.0.0.1 and says it is the sandbox', async () => {
+    expect(await chain.publicClient.getChainId()).toBe(84532);
+    expect(chain.rpcUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(chain.info).toMatchObject({ network: 'eip155:84532', v1Name: 'base-sepolia', sandbox: true, usdcAddress: BASE_SEPOLIA_USDC });
+    expect(chain.sandboxSeller).toMatch(/^0x[0-9a-fA-F]{40}$/);
+  });
+
+  it("has USDC at Base Sepolia's address with the EIP-712 domain x402 signs for: name USDC, version 2, 6 decimals", async () => {
+    const usdc = { address: BASE_SEPOLIA_USDC, abi: fiatTokenAbi } as const;
+    expect(await chain.publicClient.readContract({ ...usdc, functionName: 'name' })).toBe('USDC');
+    expect(await chain.publicClient.readContract({ ...usdc, functionName: 'version' })).toBe('2');
+    expect(await chain.publicClient.readContract({ ...usdc, functionName: 'decimals' })).toBe(6);
+    const onChain = await chain.publicClient.readContract({
+      address: BASE_SEPOLIA_USDC,
+      abi: parseAbi(['function DOMAIN_SEPARATOR() view returns (bytes32)']),
+      functionName: 'DOMAIN_SEPARATOR',
+    });
+    expect(onChain).toBe(domainSeparator({ domain: { name: 'USDC', version: '2', chainId: 84532, verifyingContract: BASE_SEPOLIA_USDC } }));
+  });
+
+  it('mints exactly the funded amount and gives the address gas money', async () => {
+    const address = newAddress();
+    const before = await chain.usdcBalanceOf(address);
+    const { transactionHash } = await chain.fundSandboxAddress(address, 2_500_000n);
+    expect(await chain.usdcBalanceOf(address)).toBe(before + 2_500_000n);
+    expect(await chain.ethBalanceOf(address)).toBe(parseEther('1'));
+    const receipt = await chain.publicClient.getTransactionReceipt({ hash: transactionHash });
+    expect(receipt.status).toBe('success');
+  });
+
+  it('lands every one of several concurrent fundings', async () => {
+    const address = newAddress();
+    const results = await Promise.all([1n, 2n, 3n, 4n, 5n].map((amount) => chain.fundSandboxAddress(address, amount * 1_000n)));
+    expect(new Set(results.map((r) => r.transactionHash)).size).toBe(5);
+    expect(await chain.usdcBalanceOf(address)).toBe(15_000n);
+  });
+
+  it('runs Multicall3 tryAggregate and aggregate3 at the canonical address', async () => {
+    const address = newAddress();
+    await chain.fundSandboxAddress(address, 777n);
+    const balanceCall = { target: BASE_SEPOLIA_USDC, callData: encodeFunctionData({ abi: erc20Abi, functionName: 'balanceOf', args: [address] }) };
+    const failingCall = { target: BASE_SEPOLIA_USDC, callData: '0xdeadbeef' as Hex };
+    const { result } = await chain.publicClient.simulateContract({
+      address: MULTICALL3_ADDRESS,
+      abi: multicall3Abi,
+      functionName: 'tryAggregate',
+      args: [false, [balanceCall, failingCall]],
+    });
+    expect(result[0]).toEqual({ success: true, returnData: `0x${(777).toString(16).padStart(64, '0')}` });
+    expect(result[1]?.success).toBe(false);
+
+    const viaViem = await chain.publicClient.multicall({
+      contracts: [{ address: BASE_SEPOLIA_USDC, abi: erc20Abi, functionName: 'balanceOf', args: [address] }],
+    });
+    expect(viaViem).toEqual([{ status: 'success', result: 777n }]);
+  });
+
+  it('reports an authorisation nobody used as unused, with no transaction', async () => {
+    const authorizer = newAddress();
+    const nonce = randomNonce();
+    expect(await chain.authorizationUsed(authorizer, nonce)).toBe(false);
+    expect(await chain.findAuthorizationTransaction(authorizer, nonce, 0n)).toBeNull();
+  });
+
+  it('gives the latest block with a current timestamp', async () => {
+    const block = await chain.latestBlock();
+    expect(block.number).toBeGreaterThanOrEqual(0n);
+    expect(Number(block.timestamp)).toBeGreaterThan(Date.now() / 1000 - 3600);
+  });
+
+  it('verifies and settles an x402 v1 payment in its in-process facilitator', async () => {
+    const payer = privateKeyToAccount(generatePrivateKey());
+    const seller = chain.sandboxSeller!;
+    await chain.fundSandboxAddress(payer.address, 50_000n);
+    const requirements = {
+      scheme: 'exact',
+      network: 'base-sepolia',
+      maxAmountRequired: '20000',
+      resource: 'http://127.0.0.1/v1-resource',
+      description: 'v1 test',
+      mimeType: 'application/json',
+      payTo: seller,
+      maxTimeoutSeconds: 60,
+      asset: BASE_SEPOLIA_USDC,
+      extra: { name: 'USDC', version: '2' },
+    } as unknown as PaymentRequirements;
+    const payment = await new ExactEvmSchemeV1(payer).createPaymentPayload(1, requirements);
+    const payload = { ...payment, accepted: requirements } as unknown as PaymentPayload;
+    const sellerBefore = await chain.usdcBalanceOf(seller);
+
+    expect(await chain.facilitator.verify(payload, requirements)).toMatchObject({ isValid: true });
+    const settled = await chain.facilitator.settle(payload, requirements);
+    expect(settled).toMatchObject({ success: true, network: 'base-sepolia' });
+    expect(await chain.usdcBalanceOf(payer.address)).toBe(30_000n);
+    expect(await chain.usdcBalanceOf(seller)).toBe(sellerBefore + 20_000n);
+  });
+});
+
+describe('the sandbox chain with a state file', () => {
+  let directory: string;
+  beforeAll(async () => {
+    directory = await mkdtemp(join(tmpdir(), 'purser-chain-'));
+  });
+  afterAll(() => rm(directory, { recursive: true, force: true }));
+
+  it('keeps minted balances across a restart', async () => {
+    const stateFile = join(directory, 'anvil-state.json');
+    const address = newAddress();
+    const first = await startChain({ sandboxStateFile: stateFile });
+    try {
+      await first.fundSandboxAddress(address, 4_200_000n);
+    } finally {
+      await first.close();
+    }
+    const second = await startChain({ sandboxStateFile: stateFile });
+    try {
+      expect(await second.usdcBalanceOf(address)).toBe(4_200_000n);
+      await second.fundSandboxAddress(address, 1n);
+      expect(await second.usdcBalanceOf(address)).toBe(4_200_001n);
+    } finally {
+      await second.close();
+    }
+  }, 30_000);
+});
+
+describe('a chain on a real network', () => {
+  let sandbox: EvmChain;
+  beforeAll(async () => {
+    sandbox = await startChain({});
+  }, 30_000);
+  afterAll(() => sandbox?.close());
+
+  it('refuses to mint, because only the sandbox can', async () => {
+    const chain = await startChain({ rpcUrl: sandbox.rpcUrl, network: 'eip155:84532', facilitatorPrivateKey: generatePrivateKey() });
+    expect(chain.info).toMatchObject({ sandbox: false, displayName: 'Base Sepolia', explorerUrl: 'https://sepolia.basescan.org' });
+    expect(chain.sandboxSeller).toBeNull();
+    await expect(chain.fundSandboxAddress(newAddress(), 1n)).rejects.toThrow(/only possible in the sandbox/);
+    await chain.close();
+  });
+
+  it('needs a facilitator URL or a facilitator key to start', async () => {
+    await expect(startChain({ rpcUrl: sandbox.rpcUrl })).rejects.toThrow(/needs a facilitator/);
+  });
+
+  it('refuses an RPC URL that serves another chain than the configured network', async () => {
+    await expect(
+      startChain({ rpcUrl: sandbox.rpcUrl, network: 'eip155:8453', facilitatorPrivateKey: generatePrivateKey() }),
+    ).rejects.toThrow(/serves chain 84532, not Base/);
+  });
+
+  it('refuses a network it does not know', async () => {
+    await expect(startChain({ rpcUrl: sandbox.rpcUrl, network: 'eip155:1' })).rejects.toThrow(/Unsupported EVM network eip155:1/);
+  });
+});

@@ -1,0 +1,232 @@
+/**
+ * Starts the EVM chain the server works with (see evm-chain.ts). Without an RPC URL it is the
+ * sandbox: a local anvil with chain id 84532 (Base Sepolia's), Circle's USDC at Base Sepolia's
+ * USDC address, Multicall3, and anvil's dev accounts as token admin, facilitator and demo
+ * seller, so x402 payments work offline exactly as on Base Sepolia. With an RPC URL it connects
+ * to Base Sepolia or Base. Either way payments are verified and settled by an in-process
+ * facilitator, or by an external one when its URL is configured.
+ */
+import { HTTPFacilitatorClient } from '@x402/core/server';
+import {
+  type Address,
+  type Chain,
+  createPublicClient,
+  createTestClient,
+  defineChain,
+  type Hex,
+  http,
+  parseEther,
+  type PublicClient,
+  type TestClient,
+} from 'viem';
+import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
+import { base, baseSepolia } from 'viem/chains';
+import type { Logger } from '../../logger';
+import type { EvmChain, EvmNetwork, EvmNetworkInfo } from './evm-chain';
+import { fiatTokenAbi } from './fiat-token-abi';
+import { createLocalFacilitator } from './local-facilitator';
+import { startAnvil } from './sandbox-anvil';
+import { installSandboxContracts, MULTICALL3_ADDRESS } from './sandbox-contracts';
+import { createSerialWallet, type SerialWallet } from './serial-wallet';
+
+export interface ChainConfig {
+  /** Unset: start the sandbox (a local anvil). Set: that network's JSON-RPC URL. */
+  rpcUrl?: string;
+  /** CAIP-2 network of rpcUrl; default eip155:84532 (Base Sepolia). The sandbox is always eip155:84532. */
+  network?: EvmNetwork;
+  /** External facilitator URL. Unset: the in-process facilitator. */
+  facilitatorUrl?: string;
+  /** Pays gas for in-process settlement on a real network. Sandbox: an anvil dev account when unset. */
+  facilitatorPrivateKey?: Hex;
+  /** Sandbox: anvil's port (0 or unset: a free port). */
+  sandboxPort?: number;
+  /** Sandbox: anvil's state file, so balances survive restarts. */
+  sandboxStateFile?: string;
+}
+
+export type ChainLogger = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/** Anvil's default dev mnemonic: account 0 administers the sandbox, account 1 is its demo seller. */
+export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
+
+/** Gas money for sandbox addresses: topped up to GAS_TOP_UP when below GAS_MINIMUM. */
+const GAS_MINIMUM = parseEther('0.1');
+const GAS_TOP_UP = parseEther('1');
+
+const BASE_SEPOLIA: EvmNetworkInfo = {
+  network: 'eip155:84532',
+  v1Name: 'base-sepolia',
+  displayName: 'Base Sepolia',
+  chainId: 84532,
+  sandbox: false,
+  usdcAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+  explorerUrl: 'https://sepolia.basescan.org',
+  faucetUrl: 'https://faucet.circle.com',
+};
+
+const BASE: EvmNetworkInfo = {
+  network: 'eip155:8453',
+  v1Name: 'base',
+  displayName: 'Base',
+  chainId: 8453,
+  sandbox: false,
+  usdcAddress: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913',
+  explorerUrl: 'https://basescan.org',
+  faucetUrl: null,
+};
+
+const REAL_NETWORKS: Partial<Record<EvmNetwork, { info: EvmNetworkInfo; chain: Chain }>> = {
+  [BASE_SEPOLIA.network]: { info: BASE_SEPOLIA, chain: baseSepolia },
+  [BASE.network]: { info: BASE, chain: base },
+};
+
+const SANDBOX_INFO: EvmNetworkInfo = {
+  ...BASE_SEPOLIA,
+  displayName: 'Sandbox (local chain, Base Sepolia id)',
+  sandbox: true,
+  explorerUrl: null,
+  faucetUrl: null,
+};
+
+export async function startChain(config: ChainConfig, logger?: ChainLogger): Promise<EvmChain> {
+  return config.rpcUrl ? connectChain(config, config.rpcUrl, logger) : startSandboxChain(config, logger);
+}
+
+async function startSandboxChain(config: ChainConfig, logger?: ChainLogger): Promise<EvmChain> {
+  const anvil = await startAnvil({
+    chainId: SANDBOX_INFO.chainId,
+    mnemonic: ANVIL_MNEMONIC,
+    port: config.sandboxPort,
+    stateFile: config.sandboxStateFile,
+    onUnexpectedExit: (detail) => logger?.error(detail, 'The sandbox chain (anvil) exited'),
+  });
+  try {
+    const chain = defineChain({
+      id: SANDBOX_INFO.chainId,
+      name: 'Purser sandbox',
+      nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+      contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
+    });
+    const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl) });
+    const testClient = createTestClient({ chain, mode: 'anvil', transport: http(anvil.rpcUrl) });
+    const admin = createSerialWallet(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain, anvil.rpcUrl);
+    const seller = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).address;
+    await installSandboxContracts({ publicClient, testClient, admin, usdcAddress: SANDBOX_INFO.usdcAddress });
+
+    const facilitator = await sandboxFacilitator(config, { chain, rpcUrl: anvil.rpcUrl, publicClient, testClient, admin });
+    logger?.info({ rpcUrl: anvil.rpcUrl, usdc: SANDBOX_INFO.usdcAddress, seller }, 'Sandbox chain started');
+    return assembleChain({
+      info: SANDBOX_INFO,
+      rpcUrl: anvil.rpcUrl,
+      publicClient,
+      facilitator,
+      sandbox: { admin, testClient, seller },
+      close: anvil.stop,
+    });
+  } catch (error) {
+    await anvil.stop();
+    throw error;
+  }
+}
+
+interface SandboxClients {
+  chain: Chain;
+  rpcUrl: string;
+  publicClient: PublicClient;
+  testClient: TestClient;
+  admin: SerialWallet;
+}
+
+async function sandboxFacilitator(config: ChainConfig, clients: SandboxClients): Promise<EvmChain['facilitator']> {
+  if (config.facilitatorUrl) return new HTTPFacilitatorClient({ url: config.facilitatorUrl });
+  const { chain, rpcUrl, publicClient, testClient, admin } = clients;
+  const configured = config.facilitatorPrivateKey && privateKeyToAccount(config.facilitatorPrivateKey);
+  // One account must keep one wallet, or two queues would pick the same nonces.
+  const wallet = configured && configured.address !== admin.address ? createSerialWallet(configured, chain, rpcUrl) : admin;
+  await ensureGas(publicClient, testClient, wallet.address);
+  return createLocalFacilitator({ info: SANDBOX_INFO, publicClient, wallet });
+}
+
+async function connectChain(config: ChainConfig, rpcUrl: string, logger?: ChainLogger): Promise<EvmChain> {
+  const network = config.network ?? 'eip155:84532';
+  const known = REAL_NETWORKS[network];
+  if (!known) throw new Error(`Unsupported EVM network ${network}: use one of ${Object.keys(REAL_NETWORKS).join(', ')}`);
+  const { info, chain } = known;
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl) });
+  const chainId = await publicClient.getChainId();
+  if (chainId !== info.chainId) throw new Error(`The RPC URL serves chain ${chainId}, not ${info.displayName} (${info.chainId})`);
+
+  let facilitator: EvmChain['facilitator'];
+  if (config.facilitatorUrl) {
+    facilitator = new HTTPFacilitatorClient({ url: config.facilitatorUrl });
+  } else if (config.facilitatorPrivateKey) {
+    const wallet = createSerialWallet(privateKeyToAccount(config.facilitatorPrivateKey), chain, rpcUrl);
+    facilitator = createLocalFacilitator({ info, publicClient, wallet });
+  } else {
+    throw new Error(
+      `Settling x402 payments on ${info.displayName} needs a facilitator: configure a facilitator URL, ` +
+        'or a facilitator private key whose account pays the gas',
+    );
+  }
+  logger?.info({ network: info.network, usdc: info.usdcAddress }, `Connected to ${info.displayName}`);
+  return assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox: null, close: async () => {} });
+}
+
+interface ChainParts {
+  info: EvmNetworkInfo;
+  rpcUrl: string;
+  publicClient: PublicClient;
+  facilitator: EvmChain['facilitator'];
+  /** The sandbox's token admin (the only minter), anvil's test actions and the demo seller. */
+  sandbox: { admin: SerialWallet; testClient: TestClient; seller: Address } | null;
+  close: () => Promise<void>;
+}
+
+function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, close }: ChainParts): EvmChain {
+  const usdc = { address: info.usdcAddress, abi: fiatTokenAbi } as const;
+  let closed: Promise<void> | undefined;
+  return {
+    info,
+    rpcUrl,
+    publicClient,
+    facilitator,
+    sandboxSeller: sandbox?.seller ?? null,
+    usdcBalanceOf: (address) => publicClient.readContract({ ...usdc, functionName: 'balanceOf', args: [address] }),
+    ethBalanceOf: (address) => publicClient.getBalance({ address }),
+    async fundSandboxAddress(address, amount) {
+      if (!sandbox) throw new Error(`Minting test USDC is only possible in the sandbox, not on ${info.displayName}`);
+      const transactionHash = await sandbox.admin.send((wallet) =>
+        wallet.writeContract({ ...usdc, functionName: 'mint', args: [address, amount] }),
+      );
+      const receipt = await publicClient.waitForTransactionReceipt({ hash: transactionHash });
+      if (receipt.status !== 'success') throw new Error(`Minting sandbox USDC to ${address} reverted (${transactionHash})`);
+      await ensureGas(publicClient, sandbox.testClient, address);
+      return { transactionHash };
+    },
+    authorizationUsed: (authorizer, nonce) =>
+      publicClient.readContract({ ...usdc, functionName: 'authorizationState', args: [authorizer, nonce] }),
+    async findAuthorizationTransaction(authorizer, nonce, fromBlock) {
+      const logs = await publicClient.getContractEvents({
+        ...usdc,
+        eventName: 'AuthorizationUsed',
+        args: { authorizer, nonce },
+        fromBlock,
+        toBlock: 'latest',
+      });
+      return logs[0]?.transactionHash ?? null;
+    },
+    async latestBlock() {
+      const block = await publicClient.getBlock({ blockTag: 'latest' });
+      return { number: block.number, timestamp: block.timestamp };
+    },
+    close: () => (closed ??= close()),
+  };
+}
+
+/** Sandbox addresses get ETH for gas, should they ever send a transaction themselves. */
+async function ensureGas(publicClient: PublicClient, testClient: TestClient, address: Address): Promise<void> {
+  if ((await publicClient.getBalance({ address })) < GAS_MINIMUM) {
+    await testClient.setBalance({ address, value: GAS_TOP_UP });
+  }
+}

@@ -1,0 +1,251 @@
+/**
+ * The agent API's x402 steps (spec section 7): read a seller's requirements, sign a payment
+ * for one, call the seller with it, or all three at once (`fetchWithX402`).
+ *
+ * Signing is a payment: `signX402Payment` creates a payment intent on the x402-base rail and
+ * the payment workflow runs it, so spending rules, policies, KYA caps, approval and the
+ * balance are all checked, and the funds are held, before the rail signs anything. The
+ * workflow captures once the authorisation is used on chain (the seller settled it) and
+ * releases the funds if it expires unused.
+ */
+import { AppError, toDecimalString, type X402FetchInput, type X402ProxyInput, type X402RequirementsInput, type X402RequirementsView, type X402SignedPaymentView, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
+import { getAddress, isAddress } from 'viem';
+import type { AppDeps } from '../../trpc/context';
+import type { AuthenticatedAgent } from '../agents/authenticate-agent';
+import { awaitIntent } from '../intents/await-intent';
+import { createIntent } from '../intents/create-intent';
+import { signalPaymentWorkflow } from '../intents/payment-workflows';
+import { isAnswerable, PAYMENT_WAIT_MS, refusalOf } from '../agent-api/intent-outcome';
+import { requirementAmount, type X402IntentMetadata } from '../rails/x402-base-rail';
+import { fetchUpstream, type UpstreamResponse } from './upstream';
+import { decodePaymentHeader, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
+
+export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'allowPrivateUrls' | 'publicUrl' | 'logger'>;
+
+/** How long a proxied call waits for the seller's settlement to reach the ledger. */
+const SETTLEMENT_WAIT_MS = 15_000;
+
+/**
+ * Private and loopback upstreams are refused unless the deployment allows them, except the
+ * sandbox's own paid API on this server, which the sandbox exists to pay.
+ */
+function upstreamOptions(deps: X402Deps, url: string) {
+  const ownSandbox = deps.chain.info.sandbox && new URL(url).origin === new URL(deps.publicUrl).origin;
+  return { allowPrivateUrls: deps.allowPrivateUrls || ownSandbox };
+}
+
+function callUpstream(deps: X402Deps, request: { url: string; method: string; headers: Record<string, string>; body?: string }): Promise<UpstreamResponse> {
+  return fetchUpstream(request, upstreamOptions(deps, request.url));
+}
+
+// ---------------------------------------------------------------- requirements
+
+export async function readX402Requirements(deps: X402Deps, input: X402RequirementsInput): Promise<X402RequirementsView> {
+  const response = await callUpstream(deps, input);
+  const info = readPaymentRequired(response);
+  if (!info) return { url: input.url, payment_required: false, status: response.status, x402_version: null, accepts: [], recommended: null, error: null };
+  return {
+    url: input.url,
+    payment_required: true,
+    status: response.status,
+    x402_version: info.x402Version,
+    accepts: info.accepts as unknown as Record<string, unknown>[],
+    recommended: recommendRequirement(info.accepts, info.x402Version, deps.chain.info.network, deps.chain.info.usdcAddress) as Record<string, unknown> | null,
+    error: info.error ?? null,
+  };
+}
+
+// ---------------------------------------------------------------- sign
+
+export interface SignedPayment {
+  view: X402SignedPaymentView;
+  /** True when the header is there to use; false when the payment waits (202). */
+  authorized: boolean;
+}
+
+export async function signX402Payment(
+  deps: X402Deps,
+  agent: AuthenticatedAgent,
+  input: X402SignPaymentInput & { resource?: X402IntentMetadata['resource'] },
+  options: { idempotencyKey?: string; waitMs?: number } = {},
+): Promise<SignedPayment> {
+  const { requirement, x402_version: version } = input;
+  const { chain } = deps;
+  const expectedNetwork = version === 1 ? chain.info.v1Name : chain.info.network;
+  if (requirement.scheme !== 'exact') throw new AppError('RAIL_UNAVAILABLE', `Only the "exact" x402 scheme is supported, not "${requirement.scheme}"`);
+  if (requirement.network !== expectedNetwork) {
+    throw new AppError('RAIL_UNAVAILABLE', `This deployment pays on ${expectedNetwork} (${chain.info.displayName}); the requirement asks for ${requirement.network}`);
+  }
+  if (!isAddress(requirement.asset) || getAddress(requirement.asset) !== getAddress(chain.info.usdcAddress)) {
+    throw new AppError('RAIL_UNAVAILABLE', `Only USDC (${chain.info.usdcAddress}) is paid over x402; the requirement asks for ${requirement.asset}`);
+  }
+  if (!isAddress(requirement.payTo)) throw new AppError('VALIDATION_FAILED', 'requirement.payTo must be an EVM address');
+  const amount = requirementAmount(requirement);
+  if (amount <= 0n) throw new AppError('VALIDATION_FAILED', 'The requirement asks for no money');
+
+  const url = input.url ?? input.resource?.url ?? (typeof requirement.resource === 'string' ? requirement.resource : undefined);
+  const merchant = url ? new URL(url).host : getAddress(requirement.payTo);
+  const x402: X402IntentMetadata = {
+    x402_version: version,
+    requirement: requirement as X402IntentMetadata['requirement'],
+    ...(input.resource ? { resource: input.resource } : url ? { resource: { url } } : {}),
+  };
+  const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : '');
+  const created = await createIntent(
+    deps,
+    { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId },
+    {
+      agentId: agent.agentId,
+      amount,
+      currency: 'USDC',
+      purpose: (description || `x402 payment to ${merchant}`).slice(0, 500),
+      merchant,
+      toAddress: getAddress(requirement.payTo),
+      category: input.category ?? 'x402',
+      metadata: { url: url ?? null, network: chain.info.network, x402 },
+      rail: 'x402-base',
+      maxRetries: 2,
+      idempotencyKey: input.idempotency_key,
+    },
+    { idempotencyKey: options.idempotencyKey },
+  );
+  const intentId = created.response.id;
+  const operationOf = () => deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { status: true, details: true, declineMessage: true } });
+
+  const { intent } = await awaitIntent(
+    deps.db.prisma,
+    agent.ownerId,
+    intentId,
+    async (current) => isAnswerable(current) || (current.status === 'processing' && (await operationOf()) !== null),
+    options.waitMs ?? PAYMENT_WAIT_MS,
+  );
+  const refusal = refusalOf(intent);
+  if (refusal) throw refusal;
+  const operation = await operationOf();
+  if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
+
+  const details = (operation?.details ?? {}) as Record<string, unknown>;
+  const header = typeof details.paymentHeader === 'string' ? details.paymentHeader : null;
+  const view: X402SignedPaymentView = {
+    intent_id: intentId,
+    status: intent.status,
+    xPaymentHeader: header,
+    x_payment_header: header,
+    header_name: paymentHeaderName(version),
+    x402_version: version,
+    amount: intent.amount,
+    amount_exact: toDecimalString(amount),
+    pay_to: getAddress(requirement.payTo),
+    network: chain.info.network,
+    valid_before: typeof details.validBefore === 'string' ? new Date(Number(details.validBefore) * 1000).toISOString() : null,
+    message: header
+      ? operation?.status === 'settled'
+        ? 'This payment has already been redeemed by the seller.'
+        : `Send it to the seller in the ${paymentHeaderName(version)} header, or call /x402/proxy with it, before valid_before.`
+      : intent.status === 'pending_approval'
+        ? 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.'
+        : 'The payment is still being processed; repeat this call with the same Idempotency-Key to get the header.',
+  };
+  return { view, authorized: header !== null };
+}
+
+// ---------------------------------------------------------------- proxy
+
+function upstreamView(response: UpstreamResponse, payment: X402UpstreamResponseView['payment']): X402UpstreamResponseView {
+  const type = response.headers['content-type'] ?? '';
+  const textual = type === '' || /^text\/|json|xml|javascript|x-www-form-urlencoded/i.test(type);
+  const paymentResponse = readPaymentResponse(response.headers);
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: response.body.toString(textual ? 'utf8' : 'base64'),
+    body_encoding: textual ? 'utf8' : 'base64',
+    payment_response: paymentResponse ? (paymentResponse.raw as Record<string, unknown>) : null,
+    payment,
+  };
+}
+
+/**
+ * Calls the upstream with a payment header signed by /x402/sign-payment for this agent. A
+ * header is used once: one the seller already redeemed, or one that expired, is refused here
+ * before the seller sees it. After the seller answers, the workflow is told to look at the
+ * chain, and the call waits (bounded) for the payment to settle in the ledger.
+ */
+export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent, input: X402ProxyInput): Promise<X402UpstreamResponseView> {
+  if (!input.payment_header) {
+    return upstreamView(await callUpstream(deps, input), null);
+  }
+  const decoded = decodePaymentHeader(input.payment_header);
+  const operation = await deps.db.prisma.railOperation.findFirst({
+    where: { rail: 'x402_base', reference: decoded.payload.authorization.nonce, paymentIntent: { agentId: agent.agentId } },
+    select: { paymentIntentId: true, status: true, details: true },
+  });
+  if (!operation || (operation.details as Record<string, unknown>).paymentHeader !== input.payment_header) {
+    throw new AppError('NOT_FOUND', 'This payment header was not signed for this agent by /x402/sign-payment');
+  }
+  if (operation.status !== 'pending') {
+    const hash = (operation.details as Record<string, unknown>).transactionHash;
+    throw new AppError(
+      'CONFLICT',
+      operation.status === 'settled'
+        ? `This payment header was already redeemed${typeof hash === 'string' ? ` in transaction ${hash}` : ''}; sign a new payment`
+        : 'This payment header expired unused; sign a new payment',
+    );
+  }
+
+  const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version as X402Version)]: input.payment_header };
+  const response = await callUpstream(deps, { ...input, headers });
+  const intentId = operation.paymentIntentId;
+  const settledBySeller = readPaymentResponse(response.headers)?.success === true;
+  let intent;
+  if (settledBySeller) {
+    await signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
+    ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, SETTLEMENT_WAIT_MS));
+  } else {
+    ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, () => true, 0));
+  }
+  const settled = await deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
+  const hash = (settled?.details as Record<string, unknown> | undefined)?.transactionHash;
+  return upstreamView(response, { intent_id: intentId, status: intent.status, transaction_hash: typeof hash === 'string' ? hash : null });
+}
+
+// ---------------------------------------------------------------- all in one
+
+export type FetchOutcome = { kind: 'response'; view: X402UpstreamResponseView } | { kind: 'waiting'; view: X402SignedPaymentView };
+
+/**
+ * Requirements, payment and paid call in one: what most agents want. An upstream that does
+ * not ask for payment is answered as it is; one that does is paid with the recommended
+ * requirement, never above `max_amount`.
+ */
+export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, input: X402FetchInput, options: { idempotencyKey?: string } = {}): Promise<FetchOutcome> {
+  const first = await callUpstream(deps, input);
+  const info = readPaymentRequired(first);
+  if (!info) return { kind: 'response', view: upstreamView(first, null) };
+
+  const requirement = recommendRequirement(info.accepts, info.x402Version, deps.chain.info.network, deps.chain.info.usdcAddress);
+  if (!requirement) {
+    throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
+  }
+  const price = requirementAmount(requirement as unknown as Record<string, unknown>);
+  if (input.max_amount !== undefined && price > input.max_amount) {
+    throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);
+  }
+  const signed = await signX402Payment(
+    deps,
+    agent,
+    {
+      requirement: requirement as unknown as X402SignPaymentInput['requirement'],
+      x402_version: info.x402Version,
+      url: input.url,
+      ...(info.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
+      description: input.description,
+      category: input.category,
+      idempotency_key: input.idempotency_key,
+    },
+    { idempotencyKey: options.idempotencyKey },
+  );
+  if (!signed.authorized) return { kind: 'waiting', view: signed.view };
+  return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }) };
+}
+

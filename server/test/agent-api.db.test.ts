@@ -1,0 +1,208 @@
+/**
+ * The agent API's door: who gets in (X-Agent-DID plus the agent's own key), what the refused
+ * get (401 or 403 with a stable code, and no change anywhere), the per-agent rate limit, and
+ * the reads an agent makes about itself. Payments and x402 run in agent-api.temporal.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentInfoView } from '@purser/core';
+import type { PrismaClient } from '@purser/db';
+import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { createTestApp, type TestApp } from './support/test-app';
+
+const BASE = '/functions/v1/mcp-server';
+let t: TestApp;
+let prisma: PrismaClient;
+let owner: SignedUpOwner;
+
+interface CreatedAgent {
+  id: string;
+  did: string;
+  key: string;
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ agentRateLimitPerMinute: 1000 });
+  prisma = t.deps.db.prisma;
+  owner = await signUpTestOwner(t.app, prisma);
+});
+
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+async function createAgent(app = t.app, headers = owner.headers): Promise<CreatedAgent> {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/v1/agents',
+    headers,
+    payload: { name: `Agent ${Math.random().toString(36).slice(2, 8)}`, max_transaction_amount: 25, max_daily_limit: 100 },
+  });
+  expect(response.statusCode, response.body).toBe(201);
+  const body = response.json() as { agent: { id: string; did: string }; api_key: { key: string } };
+  return { id: body.agent.id, did: body.agent.did, key: body.api_key.key };
+}
+
+function call(method: 'GET' | 'POST', path: string, headers: Record<string, string>, payload?: unknown, app = t.app) {
+  return app.inject({ method, url: `${BASE}${path}`, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+}
+
+const as = (agent: CreatedAgent) => ({ 'x-agent-did': agent.did, authorization: `Bearer ${agent.key}` });
+
+/** Everything an agent call could change. */
+async function snapshot() {
+  return {
+    intents: await prisma.paymentIntent.count(),
+    ledger: await prisma.ledgerTransaction.count(),
+    agentTransactions: await prisma.agentTransaction.count(),
+    wallets: await prisma.agentWallet.findMany({ select: { id: true, balanceUsdc: true, balanceUsdt: true }, orderBy: { id: 'asc' } }),
+  };
+}
+
+describe('authentication', () => {
+  it('refuses a wrong key, a missing DID, a missing key, another agent\'s DID and a suspended or deleted agent, changing nothing', async () => {
+    const alice = await createAgent();
+    const bob = await createAgent();
+    const suspended = await createAgent();
+    const deleted = await createAgent();
+    expect((await t.app.inject({ method: 'POST', url: `/api/v1/agents/${suspended.id}/suspend`, headers: owner.headers })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'DELETE', url: `/api/v1/agents/${deleted.id}`, headers: owner.headers })).statusCode).toBe(200);
+    const before = await snapshot();
+
+    const payment = { amount: 1, to_address: '0x000000000000000000000000000000000000dEaD', description: 'should never run' };
+    const refusals: Array<[string, Record<string, string>, number, string]> = [
+      ['wrong key', { 'x-agent-did': alice.did, authorization: `Bearer ${alice.key.slice(0, -4)}AAAA` }, 401, 'UNAUTHORIZED'],
+      ['missing DID', { authorization: `Bearer ${alice.key}` }, 401, 'UNAUTHORIZED'],
+      ['missing key', { 'x-agent-did': alice.did }, 401, 'UNAUTHORIZED'],
+      ["another agent's DID with this key", { 'x-agent-did': bob.did, authorization: `Bearer ${alice.key}` }, 401, 'UNAUTHORIZED'],
+      ['suspended agent', as(suspended), 403, 'AGENT_SUSPENDED'],
+      ['deleted agent', as(deleted), 403, 'AGENT_SUSPENDED'],
+    ];
+    for (const [label, headers, status, code] of refusals) {
+      for (const [method, path, body] of [
+        ['GET', '/balance'],
+        ['GET', '/info'],
+        ['GET', '/transactions'],
+        ['POST', '/payment', payment],
+        ['POST', '/x402/sign-payment', { scheme: 'exact', network: 'eip155:84532', amount: '10000', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo: bob.did, maxTimeoutSeconds: 60 }],
+        ['POST', '/x402/fetch', { url: 'http://127.0.0.1:9/never' }],
+        ['POST', '/mcp', { jsonrpc: '2.0', id: 1, method: 'tools/list' }],
+      ] as const) {
+        const response = await call(method, path, headers, body);
+        expect(response.statusCode, `${label}: ${method} ${path}`).toBe(status);
+        expect(response.json(), `${label}: ${method} ${path}`).toMatchObject({ error: { code } });
+      }
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('lets the agent in with its DID and its own key', async () => {
+    const agent = await createAgent();
+    const response = await call('GET', '/transactions', as(agent));
+    expect(response.statusCode, response.body).toBe(200);
+  });
+});
+
+describe('reads', () => {
+  it('answers /info with the DID, credential, wallet addresses, spending rules and x402 capabilities', async () => {
+    const agent = await createAgent();
+    const response = await call('GET', '/info', as(agent));
+    expect(response.statusCode, response.body).toBe(200);
+    const info = response.json() as AgentInfoView;
+    expect(info).toMatchObject({
+      id: agent.id,
+      did: agent.did,
+      status: 'active',
+      spending_rules: { max_transaction_amount: 25, max_daily_limit: 100 },
+      x402: { network: 'eip155:84532', network_v1_name: 'base-sepolia', schemes: ['exact'], x402_versions: [2, 1] },
+    });
+    expect(info.wallet_addresses.base).toMatch(/^0x[0-9a-fA-F]{40}$/);
+    expect(info.verifiable_credential).not.toBeNull();
+    expect(info.x402.endpoints.fetch).toBe(`${t.deps.publicUrl}${BASE}/x402/fetch`);
+  });
+
+  it('answers /transactions with the latest 50, newest first, with categories and metadata', async () => {
+    const agent = await createAgent();
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/wallet/top-up', headers: owner.headers, payload: { amount: 1000 } })).statusCode).toBe(200);
+    for (let i = 1; i <= 52; i++) {
+      const funded = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/fund-agent', headers: owner.headers, payload: { agent_id: agent.id, amount: i / 100 } });
+      expect(funded.statusCode, funded.body).toBe(200);
+    }
+    const response = await call('GET', '/transactions', as(agent));
+    expect(response.statusCode).toBe(200);
+    const { transactions } = response.json() as { transactions: Array<{ amount: number; category: string; metadata: Record<string, unknown> }> };
+    expect(transactions).toHaveLength(50);
+    expect(transactions[0]).toMatchObject({ amount: 0.52, category: 'funding' });
+    expect(transactions.at(-1)?.amount).toBe(0.03);
+    expect(transactions[0]?.metadata).toHaveProperty('owner_transaction_id');
+  });
+
+  it('still answers /balance with exact ledger balances when the chain cannot be read', async () => {
+    const agent = await createAgent();
+    const response = await call('GET', '/balance', as(agent));
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toMatchObject({
+      did: agent.did,
+      balances: { USDC: { ledger: 0, ledger_exact: '0', on_chain: null }, USDT: { ledger: 0, on_chain: null } },
+      network: { network: 'eip155:84532' },
+    });
+    expect((response.json() as { on_chain_error: string | null }).on_chain_error).toMatch(/could not be reached/);
+  });
+});
+
+describe('input', () => {
+  it('refuses a malformed payment with 400 and the first message, creating nothing', async () => {
+    const agent = await createAgent();
+    const before = await snapshot();
+    for (const [payload, message] of [
+      [{ amount: -1, to_address: 'x' }, /amount must be a positive number/],
+      [{ amount: '1.0000001', to_address: 'x' }, /amount must be a positive number/],
+      [{ amount: 1 }, /to_address/],
+      [{ amount: 1, to_address: 'x', currency: 'EUR' }, /Currency must be USDC or USDT/],
+      [{ amount: 1, to_address: 'x', rail: 'x402-base' }, /rail/i],
+    ] as const) {
+      const response = await call('POST', '/payment', as(agent), payload);
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect((response.json() as { error: { code: string; message: string } }).error).toMatchObject({ code: 'VALIDATION_FAILED', message: expect.stringMatching(message) });
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('refuses upstream URLs that are not http(s), and private addresses when the deployment forbids them', async () => {
+    const agent = await createAgent();
+    const ftp = await call('POST', '/x402/requirements', as(agent), { url: 'ftp://example.com/file' });
+    expect(ftp.statusCode).toBe(400);
+    expect(ftp.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', message: 'url must be an absolute http:// or https:// URL' } });
+
+    const locked = await createTestApp({ allowPrivateUrls: false });
+    try {
+      const lockedOwner = await signUpTestOwner(locked.app, locked.deps.db.prisma);
+      const lockedAgent = await createAgent(locked.app, lockedOwner.headers);
+      for (const url of ['http://127.0.0.1:9/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://10.1.2.3/']) {
+        const response = await call('POST', '/x402/requirements', as(lockedAgent), { url }, locked.app);
+        expect(response.statusCode, url).toBe(400);
+        expect((response.json() as { error: { message: string } }).error.message, url).toMatch(/public address/);
+      }
+    } finally {
+      await locked.cleanup();
+    }
+  });
+});
+
+describe('rate limits', () => {
+  it('limits each agent to its calls per minute, apart from other agents', async () => {
+    const limited = await createTestApp({ agentRateLimitPerMinute: 3 });
+    try {
+      const limitedOwner = await signUpTestOwner(limited.app, limited.deps.db.prisma);
+      const first = await createAgent(limited.app, limitedOwner.headers);
+      const second = await createAgent(limited.app, limitedOwner.headers);
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await call('GET', '/transactions', as(first), undefined, limited.app)).statusCode);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const refused = await call('GET', '/transactions', as(first), undefined, limited.app);
+      expect(refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
+      expect((await call('GET', '/transactions', as(second), undefined, limited.app)).statusCode).toBe(200);
+    } finally {
+      await limited.cleanup();
+    }
+  });
+});
