@@ -56,7 +56,9 @@ const schema = z.object({
     .string()
     .regex(/^0x[0-9a-fA-F]{64}$/, 'must be a 0x-prefixed 32-byte hex private key')
     .optional(),
-  /** Port of the sandbox chain (anvil); 0 picks a free one. */
+  /** A sandbox chain (anvil) shared by several processes, e.g. docker compose's `chain`. Unset: started here. */
+  SANDBOX_CHAIN_RPC_URL: z.url().optional(),
+  /** Port of the sandbox chain (anvil) started here; 0 picks a free one. */
   SANDBOX_CHAIN_PORT: port.default(8545),
   /** Agent API calls each agent may make per minute (REST and MCP together). */
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),

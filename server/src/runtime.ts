@@ -92,6 +92,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         network: env.EVM_NETWORK,
         facilitatorUrl: env.X402_FACILITATOR_URL,
         facilitatorPrivateKey: env.FACILITATOR_PRIVATE_KEY as Hex | undefined,
+        sandboxRpcUrl: env.SANDBOX_CHAIN_RPC_URL,
         sandboxPort: env.SANDBOX_CHAIN_PORT,
         sandboxStateFile: path.join(env.DATA_DIR, 'sandbox-chain.json'),
       },

@@ -298,6 +298,35 @@ describe('x402', () => {
     await expectLedgerConsistent();
   });
 
+  it('returns the held funds when a signed payment expires unused, and refuses the expired header', async () => {
+    const agent = await createFundedAgent({ fund: 2 });
+    const ledgerBefore = await ledgerBalance(agent.id);
+    const chainBefore = await onChain(agent.address);
+    const requirement = { scheme: 'exact', network: 'eip155:84532', asset: chain.info.usdcAddress, payTo: seller, amount: '250000', maxTimeoutSeconds: 2, extra: { name: 'USDC', version: '2' } };
+
+    await env.runWorker(async () => {
+      const signed = await agentCall(agent, 'POST', '/x402/sign-payment', requirement);
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+      const payment = signed.body as unknown as X402SignedPaymentView;
+      expect(await ledgerBalance(agent.id)).toBe(ledgerBefore - 250_000n);
+
+      let status = '';
+      for (let i = 0; i < 100 && status !== 'failed'; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        status = (await prisma.paymentIntent.findUniqueOrThrow({ where: { id: payment.intent_id }, select: { status: true } })).status;
+      }
+      const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: payment.intent_id }, select: { status: true, failureCode: true, failureMessage: true } });
+      expect(intent).toMatchObject({ status: 'failed', failureCode: 'PAYMENT_DECLINED', failureMessage: expect.stringContaining('expired') });
+
+      const proxied = await agentCall(agent, 'POST', '/x402/proxy', { url: weather(), payment_header: payment.xPaymentHeader });
+      expect(proxied.status).toBe(409);
+      expect(proxied.body).toMatchObject({ error: { code: 'CONFLICT', message: expect.stringContaining('expired') } });
+    });
+    expect(await ledgerBalance(agent.id)).toBe(ledgerBefore);
+    expect(await onChain(agent.address)).toBe(chainBefore);
+    await expectLedgerConsistent();
+  });
+
   it('gives the same on-chain result for the official @x402/fetch client paying directly and an agent paying through /x402/proxy', async () => {
     // Direct: a wallet of its own, paying with the official client.
     const buyer = privateKeyToAccount(generatePrivateKey());

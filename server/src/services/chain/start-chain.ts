@@ -38,6 +38,12 @@ export interface ChainConfig {
   facilitatorUrl?: string;
   /** Pays gas for in-process settlement on a real network. Sandbox: an anvil dev account when unset. */
   facilitatorPrivateKey?: Hex;
+  /**
+   * Sandbox: an anvil another process started (server and worker in separate containers must
+   * share one chain). Set: connect to it instead of starting one; its contracts are installed
+   * when missing. It must run with the dev mnemonic, whose first account mints.
+   */
+  sandboxRpcUrl?: string;
   /** Sandbox: anvil's port (0 or unset: a free port). */
   sandboxPort?: number;
   /** Sandbox: anvil's state file, so balances survive restarts. */
@@ -93,7 +99,7 @@ export async function startChain(config: ChainConfig, logger?: ChainLogger): Pro
 }
 
 async function startSandboxChain(config: ChainConfig, logger?: ChainLogger): Promise<EvmChain> {
-  const anvil = await startAnvil({
+  const anvil = config.sandboxRpcUrl ? { rpcUrl: config.sandboxRpcUrl, stop: async () => {} } : await startAnvil({
     chainId: SANDBOX_INFO.chainId,
     mnemonic: ANVIL_MNEMONIC,
     port: config.sandboxPort,

@@ -23,6 +23,10 @@ import { readOperation, recordOperationOnce, resolveOperation, toRailResult, typ
 
 /** How often a signed, not yet used authorisation is looked up on chain. */
 const AUTHORIZATION_POLL_MS = 1_000;
+/** How far the server's clock may run ahead of a real chain's block times. */
+const CLOCK_SKEW_S = 60n;
+/** The sandbox chain runs on this machine's clock. */
+const SANDBOX_CLOCK_SKEW_S = 1n;
 
 export const X402_INTENT_REASON =
   "x402 payments are made through the agent API's /x402 endpoints, which answer a seller's 402 response; a payment intent without a seller's requirement cannot use this rail";
@@ -84,8 +88,13 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: { master
       const transaction = await chain.findAuthorizationTransaction(payer, nonce, BigInt(String(operation.details.fromBlock)));
       return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: transaction });
     }
+    // Expired once the chain's time has passed validBefore. A quiet chain (anvil mines only on
+    // demand) may show an old block; any block mined later is at least as late as the wall
+    // clock, so the clock past validBefore, by a margin for skew, is as good.
+    const validBefore = BigInt(String(operation.details.validBefore));
     const { timestamp } = await chain.latestBlock();
-    if (timestamp >= BigInt(String(operation.details.validBefore))) {
+    const clock = BigInt(Math.floor(Date.now() / 1000)) - (chain.info.sandbox ? SANDBOX_CLOCK_SKEW_S : CLOCK_SKEW_S);
+    if (timestamp >= validBefore || clock >= validBefore) {
       return resolveOperation(prisma, operation, {
         status: 'declined',
         declineCode: 'authorization_expired',
