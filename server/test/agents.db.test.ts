@@ -1,7 +1,7 @@
 /**
  * Agents through their services and the tRPC agents router, on a real database: creation
  * (DID, keys encrypted at rest, wallet, rules, credential, API key), owner isolation, status
- * changes, API key rotation and agent authentication.
+ * changes, API key rotation, agent authentication and the network the connect page reads.
  */
 import { createHash, createPublicKey, randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
@@ -388,5 +388,27 @@ describe('agent status and reads', () => {
     expect(await listAgentTransactions(t.deps, owner.userId, agent.id, { limit: 1 })).toHaveLength(1);
     const viaTrpc = await trpcQuery('agents.transactions', { agent_id: agent.id }, owner.token);
     expect(viaTrpc.json().result.data).toEqual(rows);
+  });
+});
+
+describe('the configured network for the connect page', () => {
+  it('answers chain.network to a signed-in owner and refuses a signed-out caller', async () => {
+    const owner = await newOwner();
+    const response = await trpcQuery('chain.network', undefined, owner.token);
+    expect(response.statusCode).toBe(200);
+    // The test app's chain (chainNotInThisTest): Base Sepolia's id, not a sandbox, no links.
+    expect(response.json().result.data).toEqual({
+      network: 'eip155:84532',
+      name: 'No chain in this test',
+      chain_id: 84532,
+      sandbox: false,
+      usdc_address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
+      explorer_url: null,
+      faucet_url: null,
+    });
+
+    const signedOut = await trpcQuery('chain.network', undefined);
+    expect(signedOut.statusCode).toBe(401);
+    expect(trpcError(signedOut).data).toMatchObject({ code: 'UNAUTHORIZED', appCode: 'UNAUTHORIZED' });
   });
 });

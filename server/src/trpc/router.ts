@@ -3,6 +3,7 @@ import { healthRouter } from './health/router';
 import { authRouter } from './auth/router';
 import { apiKeysRouter } from './api-keys/router';
 import { walletRouter } from './wallet/router';
+import { chainRouter } from './chain/router';
 import { transactionsRouter } from './transactions/router';
 import { realtimeRouter } from './realtime/router';
 import { agentsRouter } from './agents/router';
@@ -15,6 +16,7 @@ export const appRouter = router({
   auth: authRouter,
   apiKeys: apiKeysRouter,
   wallet: walletRouter,
+  chain: chainRouter,
   transactions: transactionsRouter,
   realtime: realtimeRouter,
   agents: agentsRouter,

@@ -50,10 +50,10 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: { master
 
   /** Why this rail cannot pay `payment`, or null when it can. */
   function refusal(payment: RailPayment): string | null {
-    if (!deps.x402) return 'No EVM chain is configured in this process';
-    const { chain } = deps.x402;
     const x402 = x402MetadataOf(payment.metadata);
     if (!x402) return X402_INTENT_REASON;
+    if (!deps.x402) return 'No EVM chain is configured in this process';
+    const { chain } = deps.x402;
     if (!payment.payer.evmAddress) return 'The agent has no EVM wallet';
     const { requirement } = x402;
     const network = x402.x402_version === 1 ? chain.info.v1Name : chain.info.network;

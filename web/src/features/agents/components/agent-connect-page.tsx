@@ -1,10 +1,38 @@
 // Route '/dashboard/agents/:agentId/connect': how to connect one agent over MCP and x402.
-import { Box, Container, Typography } from '@mui/material';
-import { useParams } from 'react-router';
+import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
+import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
+import { Box, Button, Card, CardContent, Chip, Container, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { Link as RouterLink, useParams } from 'react-router';
+import { useTRPC } from '../../../shared/trpc';
+import { networkLinks, type LinkedNetwork } from '../utils/network-links';
 import { BackToDashboardButton } from './back-to-dashboard-button';
+
+interface AgentWallet {
+  wallet_address: string;
+  evm_wallet_address: string | null;
+  balance_usdc: number;
+  balance_usdt: number;
+}
+
+interface WalletNetwork extends LinkedNetwork {
+  name: string;
+}
+
+const TOKEN_AMOUNT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function AgentConnectPage() {
   const { agentId } = useParams();
+  const trpc = useTRPC();
+  // An id that is not a UUID is refused by the server and lands on the error card.
+  const agent = useQuery(trpc.agents.get.queryOptions({ agent_id: agentId ?? '' }));
+  const network = useQuery(trpc.chain.network.queryOptions());
+
+  let content: ReactNode;
+  if (agent.isError || network.isError) content = <ErrorCard />;
+  else if (agent.isPending || network.isPending) content = <LoadingCards />;
+  else content = <AgentWalletCard wallet={agent.data.agent_wallets} network={network.data} />;
 
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
@@ -16,7 +44,159 @@ export function AgentConnectPage() {
         <Typography color="text.secondary" sx={{ mt: 1, wordBreak: 'break-all' }}>
           Agent {agentId}
         </Typography>
+        <Stack spacing={3} sx={{ mt: 3 }}>
+          {content}
+        </Stack>
       </Container>
     </Box>
+  );
+}
+
+function ConnectCard({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card variant="outlined" component="section" aria-label={title}>
+      <CardContent>
+        <Typography variant="h6" component="h2" gutterBottom>
+          {title}
+        </Typography>
+        {children}
+      </CardContent>
+    </Card>
+  );
+}
+
+function LoadingCards() {
+  return (
+    <Box aria-busy="true" aria-label="Loading agent">
+      {[0, 1].map((index) => (
+        <Card key={index} variant="outlined" sx={{ mb: 3 }}>
+          <CardContent>
+            <Skeleton variant="text" width="30%" height={32} />
+            <Skeleton variant="text" width="80%" />
+            <Skeleton variant="text" width="60%" />
+            <Skeleton variant="rounded" height={40} sx={{ mt: 1 }} />
+          </CardContent>
+        </Card>
+      ))}
+    </Box>
+  );
+}
+
+function ErrorCard() {
+  return (
+    <Card variant="outlined" component="section" aria-label="Something went wrong">
+      <CardContent>
+        <Typography variant="h6" component="h2" gutterBottom>
+          Something went wrong
+        </Typography>
+        <Button component={RouterLink} to="/dashboard" variant="contained">
+          Return to dashboard
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+function CopyButton({ value, label }: { value: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+
+  async function copy() {
+    try {
+      await navigator.clipboard.writeText(value);
+      setCopied(true);
+    } catch {
+      // Clipboard access can be refused (insecure origin, permissions); the value stays selectable.
+      setCopied(false);
+    }
+  }
+
+  return (
+    <Tooltip title={copied ? 'Copied' : `Copy ${label}`} onClose={() => setCopied(false)}>
+      <IconButton size="small" aria-label={`Copy ${label}`} onClick={() => void copy()}>
+        <ContentCopyRounded fontSize="small" />
+      </IconButton>
+    </Tooltip>
+  );
+}
+
+function LabelledValue({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function Address({ value, label }: { value: string; label: string }) {
+  return (
+    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
+      <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{value}</Typography>
+      <CopyButton value={value} label={label} />
+    </Stack>
+  );
+}
+
+function ExternalLinkButton({ href, children }: { href: string; children: ReactNode }) {
+  return (
+    <Button href={href} target="_blank" rel="noopener noreferrer" variant="outlined" size="small" endIcon={<OpenInNewRounded />}>
+      {children}
+    </Button>
+  );
+}
+
+function AgentWalletCard({ wallet, network }: { wallet: AgentWallet | null; network: WalletNetwork }) {
+  const evmAddress = wallet?.evm_wallet_address ?? null;
+  const links = networkLinks(network, evmAddress);
+  // Newer agents' legacy address is their Base account, possibly in another letter case.
+  const legacyAddress = wallet && wallet.wallet_address.toLowerCase() !== evmAddress?.toLowerCase() ? wallet.wallet_address : null;
+  const notes = [links.faucetNote, links.explorerNote].filter((note) => note !== null);
+
+  return (
+    <ConnectCard title="Agent Wallet">
+      <Stack spacing={2}>
+        <LabelledValue label="Network">
+          <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
+            <Typography>{network.name}</Typography>
+            {network.sandbox ? <Chip label="Sandbox" size="small" color="warning" /> : null}
+          </Stack>
+        </LabelledValue>
+        {wallet ? (
+          <>
+            <LabelledValue label="Base wallet address">
+              {evmAddress ? <Address value={evmAddress} label="Base wallet address" /> : <Typography color="text.secondary">No Base address yet.</Typography>}
+            </LabelledValue>
+            {legacyAddress ? (
+              <LabelledValue label="Legacy wallet address">
+                <Address value={legacyAddress} label="legacy wallet address" />
+              </LabelledValue>
+            ) : null}
+            <Stack direction="row" spacing={4}>
+              <LabelledValue label="USDC">
+                <Typography variant="h6">{TOKEN_AMOUNT.format(wallet.balance_usdc)}</Typography>
+              </LabelledValue>
+              <LabelledValue label="USDT">
+                <Typography variant="h6">{TOKEN_AMOUNT.format(wallet.balance_usdt)}</Typography>
+              </LabelledValue>
+            </Stack>
+          </>
+        ) : (
+          <Typography color="text.secondary">This agent does not yet have a wallet.</Typography>
+        )}
+        {links.faucetUrl || links.explorerTokenUrl ? (
+          <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+            {links.faucetUrl ? <ExternalLinkButton href={links.faucetUrl}>Get test USDC from the faucet</ExternalLinkButton> : null}
+            {links.explorerTokenUrl ? <ExternalLinkButton href={links.explorerTokenUrl}>View USDC on the block explorer</ExternalLinkButton> : null}
+          </Stack>
+        ) : null}
+        {notes.map((note) => (
+          <Typography key={note} variant="body2" color="text.secondary">
+            {note}
+          </Typography>
+        ))}
+      </Stack>
+    </ConnectCard>
   );
 }

@@ -1,0 +1,4 @@
+import { router } from '../init';
+import { getNetwork } from './get-network';
+
+export const chainRouter = router({ network: getNetwork });
