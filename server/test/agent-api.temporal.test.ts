@@ -7,7 +7,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { x402Client } from '@x402/core/client';
+import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { decodeFunctionData, erc20Abi, getAddress, parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
@@ -355,6 +358,59 @@ describe('x402', () => {
     expect(proxySellerGain).toBe(directSellerGain);
     expect(await onChain(buyer.address)).toBe(1_000_000n - WEATHER_PRICE);
     expect(await onChain(agent.address)).toBe(1_000_000n - WEATHER_PRICE);
+    await expectLedgerConsistent();
+  });
+
+  it('speaks x402 v1 to a v1 seller: the 402 body, X-PAYMENT and X-PAYMENT-RESPONSE', async () => {
+    // A v1 seller on the official facilitator: requirements in the 402 body, the payment in X-PAYMENT.
+    const requirement = {
+      scheme: 'exact',
+      network: 'base-sepolia',
+      maxAmountRequired: '20000',
+      resource: '',
+      description: 'A v1 report',
+      mimeType: 'application/json',
+      payTo: seller,
+      maxTimeoutSeconds: 120,
+      asset: chain.info.usdcAddress,
+      extra: { name: 'USDC', version: '2' },
+    };
+    const v1Seller = createServer(async (request, response) => {
+      const header = request.headers['x-payment'];
+      const required = { ...requirement, resource: `http://${request.headers.host}${request.url}` };
+      if (typeof header !== 'string') {
+        response.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify({ x402Version: 1, accepts: [required], error: 'X-PAYMENT header is required' }));
+        return;
+      }
+      const payment = decodePaymentSignatureHeader(header);
+      const verified = await chain.facilitator.verify(payment, required as never);
+      if (!verified.isValid) {
+        response.writeHead(402, { 'content-type': 'application/json' }).end(JSON.stringify({ x402Version: 1, accepts: [required], error: verified.invalidReason }));
+        return;
+      }
+      const settled = await chain.facilitator.settle(payment, required as never);
+      response.writeHead(200, { 'content-type': 'application/json', 'x-payment-response': encodePaymentResponseHeader(settled) }).end(JSON.stringify({ report: 'v1 paid' }));
+    });
+    await new Promise<void>((resolve) => v1Seller.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(v1Seller.address() as AddressInfo).port}/report`;
+    try {
+      const agent = await createFundedAgent({ fund: 1 });
+      const chainBefore = { agent: await onChain(agent.address), seller: await onChain(seller) };
+      const read = (await agentCall(agent, 'POST', '/x402/requirements', { url })).body as unknown as X402RequirementsView;
+      expect(read).toMatchObject({ x402_version: 1, recommended: { network: 'base-sepolia', maxAmountRequired: '20000' } });
+
+      const fetched = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url }));
+      expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
+      const view = fetched.body as unknown as X402UpstreamResponseView;
+      expect(JSON.parse(view.body)).toEqual({ report: 'v1 paid' });
+      expect(view.payment).toMatchObject({ status: 'settled' });
+      expect(fetched.headers.get('x-payment-response')).toBeTruthy();
+      expect(await onChain(agent.address)).toBe(chainBefore.agent - 20_000n);
+      expect(await onChain(seller)).toBe(chainBefore.seller + 20_000n);
+      expect(await ledgerBalance(agent.id)).toBe(1_000_000n - 20_000n);
+    } finally {
+      await new Promise((resolve) => v1Seller.close(resolve));
+    }
     await expectLedgerConsistent();
   });
 

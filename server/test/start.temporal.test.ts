@@ -29,6 +29,7 @@ async function productEnv() {
     PORT: String(await freePort()),
     TEMPORAL_PORT: String(await freePort()),
     TEMPORAL_UI_PORT: String(await freePort()),
+    SANDBOX_CHAIN_PORT: String(await freePort()),
     TEMPORAL_CLI: process.env.TEMPORAL_CLI_PATH,
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',

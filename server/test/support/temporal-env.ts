@@ -16,6 +16,7 @@ import pino from 'pino';
 import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE, type DevServer } from '@purser/workflows';
 import { ensureTemporalCli } from '../../../scripts/temporal-cli.mjs';
 import type { EvmChain } from '../../src/services/chain/evm-chain';
+import { startChain } from '../../src/services/chain/start-chain';
 import type { TemporalDeps } from '../../src/trpc/context';
 import { createWorkerActivities, type WorkerActivityDeps } from '../../src/worker-activities';
 import { createTestApp, type TestApp } from './test-app';
@@ -65,6 +66,10 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
   };
   const testApp = await createTestApp({ temporal, chain: options.chain, agentRateLimitPerMinute: options.agentRateLimitPerMinute });
   const children = new Set<WorkerProcess>();
+  // Worker processes share a chain this process owns: one killed with SIGKILL cannot stop an
+  // anvil of its own, which would outlive the test.
+  let workerChain: Promise<EvmChain> | undefined;
+  const chainForWorkers = () => (options.chain ? Promise.resolve(options.chain) : (workerChain ??= startChain({ sandboxPort: 0 })));
 
   const activityDeps = (): WorkerActivityDeps => ({
     db: testApp.deps.db,
@@ -108,7 +113,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
           DATA_DIR: mkdtempSync(join(dir, 'worker-')),
           HOST: '127.0.0.1',
           PORT: '0',
-          SANDBOX_CHAIN_PORT: '0',
+          SANDBOX_CHAIN_RPC_URL: (await chainForWorkers()).rpcUrl,
           LOG_LEVEL: 'warn',
           ...extraEnv,
         },
@@ -143,6 +148,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
     async close() {
       for (const child of [...children]) await child.kill();
       await testApp.cleanup();
+      if (workerChain) await (await workerChain).close();
       await connection.close();
       await server.stop();
       rmSync(dir, { recursive: true, force: true });
