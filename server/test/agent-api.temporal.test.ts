@@ -7,7 +7,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
@@ -375,7 +375,7 @@ describe('x402', () => {
       asset: chain.info.usdcAddress,
       extra: { name: 'USDC', version: '2' },
     };
-    const v1Seller = createServer(async (request, response) => {
+    const answer = async (request: IncomingMessage, response: ServerResponse) => {
       const header = request.headers['x-payment'];
       const required = { ...requirement, resource: `http://${request.headers.host}${request.url}` };
       if (typeof header !== 'string') {
@@ -390,7 +390,8 @@ describe('x402', () => {
       }
       const settled = await chain.facilitator.settle(payment, required as never);
       response.writeHead(200, { 'content-type': 'application/json', 'x-payment-response': encodePaymentResponseHeader(settled) }).end(JSON.stringify({ report: 'v1 paid' }));
-    });
+    };
+    const v1Seller = createServer((request, response) => void answer(request, response));
     await new Promise<void>((resolve) => v1Seller.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(v1Seller.address() as AddressInfo).port}/report`;
     try {
