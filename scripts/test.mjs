@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureChromium } from './chromium.mjs';
+import { ensureChromium, ensureDebianCommand } from './chromium.mjs';
 import { ensureBuilt, ensureDependencies } from './ensure.mjs';
 import { freePort, log, ROOT, run } from './lib.mjs';
 import { ensureTemporalCli } from './temporal-cli.mjs';
@@ -136,6 +136,8 @@ async function main() {
   const temporalCli = await ensureTemporalCli({ log });
   // The e2e specs drive it, and the unit suite prints the security whitepaper's PDF with it.
   const chromium = wanted('e2e') || wanted('unit') ? await ensureChromium() : undefined;
+  // The docs' shell samples, run by the temporal suite, call curl and jq as readers would.
+  if (wanted('temporal')) for (const command of ['curl', 'jq']) await ensureDebianCommand(command);
 
   await check('lint', 'npx', ['eslint', '.']);
   await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);

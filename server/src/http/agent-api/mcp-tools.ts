@@ -73,6 +73,7 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent): 
       description: z.string().optional().describe('What the payment is for; the owner sees it'),
       category: z.string().optional().describe('Spending category, e.g. "api", "data", "compute"'),
       metadata: z.record(z.string(), z.unknown()).optional().describe('Your own references, kept with the transaction'),
+      rail: z.enum(['ledger', 'solana', 'card', 'bank']).optional().describe('ledger (an internal transfer, the default); solana, card and bank are sandbox rails'),
       idempotency_key: idempotencyKey,
     },
     async (args) => {

@@ -6,7 +6,7 @@
  * stale by now). Business refusals are committed (intent blocked or failed, audited) and then
  * thrown as typed errors the workflow does not retry.
  */
-import { AppError } from '@purser/core';
+import { AppError, railFromDb } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import type { ReserveOutcome } from '@purser/workflows/activities/payments';
 import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
@@ -93,7 +93,7 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
       category: row.category,
       toAddress: row.toAddress,
       description: row.purpose || row.merchant || 'Payment',
-      metadata: { ...(row.metadata as Prisma.JsonObject), payment_intent_id: intentId, rail: row.rail ?? 'ledger' },
+      metadata: { ...(row.metadata as Prisma.JsonObject), payment_intent_id: intentId, rail: railFromDb(row.rail ?? 'ledger') },
       paymentIntentId: intentId,
       ledgerTransactionId: hold.id,
     },

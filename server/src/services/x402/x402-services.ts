@@ -90,7 +90,7 @@ export async function signX402Payment(
     requirement: requirement as X402IntentMetadata['requirement'],
     ...(input.resource ? { resource: input.resource } : url ? { resource: { url } } : {}),
   };
-  const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : '');
+  const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : undefined) ?? input.resource?.description ?? '';
   const created = await createIntent(
     deps,
     { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId },
