@@ -16,6 +16,10 @@ export const BLOG_POST_IDS = [
 ] as const;
 export type BlogPostId = (typeof BLOG_POST_IDS)[number];
 
+/** The docs sections, in the order /docs shows them (spec section 2). */
+export const DOC_SECTION_IDS = ['introduction', 'getting-started', 'dashboard', 'mcp-api', 'x402', 'governance', 'workflows'] as const;
+export type DocSectionId = (typeof DOC_SECTION_IDS)[number];
+
 /** Posts are dated within this span (spec section 2: Sept 10 to Oct 18 2025), inclusive. */
 export const BLOG_DATE_RANGE = { first: 'Sep 10, 2025', last: 'Oct 18, 2025' } as const;
 
@@ -43,5 +47,5 @@ export const PUBLIC_ROUTES = ['/', '/auth', '/dashboard', '/blog', '/docs', '/st
 /** Anchors of pages whose sections are not in this workspace (spec section 2). */
 export const FIXED_ROUTE_ANCHORS: Readonly<Record<string, readonly string[]>> = {
   '/': ['flow', 'start-building'],
-  '/docs': ['introduction', 'getting-started', 'dashboard', 'mcp-api', 'x402', 'governance', 'workflows'],
+  '/docs': DOC_SECTION_IDS,
 };

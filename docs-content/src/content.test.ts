@@ -12,12 +12,13 @@ import {
   BLOG_POST_IDS,
   BOOKING_URL,
   CONTACT_EMAILS,
+  DOC_SECTION_IDS,
   FIXED_ROUTE_ANCHORS,
   PUBLIC_ROUTES,
   RESPONSIBLE_AI_SLACK_CHANNEL,
 } from './constants';
 import { internalLinkProblem, isInternalLink } from './internal-links';
-import { contentRoot, loadBlogPost, loadBlogPosts, loadLegalPage, loadResponsibleAi, loadStatusIncidents, loadWhitepaper } from './load-content';
+import { contentRoot, loadBlogPost, loadBlogPosts, loadDocSections, loadLegalPage, loadResponsibleAi, loadStatusIncidents, loadWhitepaper } from './load-content';
 import { headingSlugs, outlineMarkdown } from './markdown-outline';
 import { LEGAL_PAGE_IDS, parseTextDate, type Block } from './schemas';
 
@@ -131,12 +132,60 @@ describe('security whitepaper', () => {
   });
 });
 
+describe('docs sections', () => {
+  it('docs/ holds the seven sections, each with its front matter and a body of substance', async () => {
+    const files = (await readdir(join(contentRoot, 'docs'))).filter((name) => name.endsWith('.md'));
+    expect(files.map((name) => name.replace(/\.md$/, '')).sort()).toEqual([...DOC_SECTION_IDS].sort());
+    const sections = await loadDocSections();
+    expect(sections.map((section) => section.id)).toEqual([...DOC_SECTION_IDS]);
+    for (const section of sections) {
+      expect(section.body.split(/\s+/).filter((word) => /[\p{L}\p{N}]/u.test(word)).length, section.file).toBeGreaterThanOrEqual(400);
+      expect(section.headings.some((heading) => heading.depth === 1), `${section.file} has no H1 (the title is the H1)`).toBe(false);
+    }
+  });
+
+  it('the MCP API section documents every agent endpoint, both headers, the MCP endpoint and the error codes', async () => {
+    const sections = await loadDocSections();
+    const text = sections.find((section) => section.id === 'mcp-api')!.body;
+    for (const term of [
+      '/functions/v1/mcp-server',
+      'X-Agent-DID',
+      'Authorization: Bearer',
+      'GET /balance',
+      'POST /payment',
+      'GET /transactions',
+      'GET /info',
+      '/x402/requirements',
+      '/x402/sign-payment',
+      '/x402/proxy',
+      '/x402/fetch',
+      '/mcp',
+      'Idempotency-Key',
+      'UNAUTHORIZED',
+      'AGENT_SUSPENDED',
+      'POLICY_VIOLATION',
+      'RATE_LIMITED',
+      'UPSTREAM_ERROR',
+      '120',
+    ]) {
+      expect(text, term).toContain(term);
+    }
+  });
+
+  it('the workflow recipes cover n8n, Make, MCP clients and curl', async () => {
+    const sections = await loadDocSections();
+    const text = sections.find((section) => section.id === 'workflows')!.body;
+    for (const term of ['n8n', 'Make', 'MCP', 'curl', 'Streamable HTTP']) expect(text, term).toContain(term);
+  });
+});
+
 describe('links in the content', () => {
   async function allDocuments() {
     const posts = await loadBlogPosts();
     const legal = await Promise.all(LEGAL_PAGE_IDS.map((id) => loadLegalPage(id)));
     const responsibleAi = await loadResponsibleAi();
     const whitepaper = await loadWhitepaper();
+    const docs = await loadDocSections();
     const postSlugs = (blocks: readonly Block[]) =>
       headingSlugs(blocks.filter((block) => block.type === 'heading').map((block) => block.text));
 
@@ -144,11 +193,16 @@ describe('links in the content', () => {
     for (const post of posts) targets.set(`/blog/${post.id}`, new Set(postSlugs(post.content)));
     for (const page of legal) targets.set(`/${page.id}`, new Set(page.headings.map((heading) => heading.slug)));
     targets.set('/responsible-ai', new Set(postSlugs(responsibleAi.content)));
+    // /docs is one page: its anchors are the sections and every heading inside them.
+    targets.set('/docs', new Set([...DOC_SECTION_IDS, ...docs.flatMap((section) => section.headings.map((heading) => heading.slug))]));
+    // The server's interactive API reference.
+    targets.set('/docs/api', new Set<string>());
 
     const documents = [
       ...posts.map((post) => ({ file: `blog/${post.id}.md`, route: `/blog/${post.id}`, markdown: blocksToMarkdown(post.content) })),
       ...legal.map((page) => ({ file: page.file, route: `/${page.id}`, markdown: page.body })),
       { file: responsibleAi.file, route: '/responsible-ai', markdown: blocksToMarkdown(responsibleAi.content) },
+      ...docs.map((section) => ({ file: section.file, route: '/docs', markdown: section.body })),
       // The whitepaper is a static file, not a route; its own #anchors resolve to its headings.
       { file: whitepaper.file, route: '/security-whitepaper', markdown: whitepaper.body },
     ];

@@ -7,11 +7,12 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { z } from 'zod';
 import { ContentError, parseBlocks } from './blocks';
-import { BOOKING_URL, CONTACT_EMAILS, RESPONSIBLE_AI_SLACK_CHANNEL } from './constants';
+import { BOOKING_URL, CONTACT_EMAILS, DOC_SECTION_IDS, RESPONSIBLE_AI_SLACK_CHANNEL } from './constants';
 import { parseYaml, splitFrontMatter } from './front-matter';
 import { outlineMarkdown, type Heading } from './markdown-outline';
 import {
   blogFrontMatterSchema,
+  docSectionFrontMatterSchema,
   incidentLogSchema,
   legalFrontMatterSchema,
   parseTextDate,
@@ -19,11 +20,12 @@ import {
   whitepaperFrontMatterSchema,
   type Block,
   type BlogPost,
+  type DocSectionFrontMatter,
   type IncidentLog,
   type LegalPageId,
 } from './schemas';
 
-/** The docs-content folder: blog/, legal/, security/, status/, responsible-ai.md. */
+/** The docs-content folder: blog/, docs/, legal/, security/, status/, responsible-ai.md. */
 export const contentRoot = fileURLToPath(new URL('..', import.meta.url));
 
 export type MarkdownPage<FrontMatter> = FrontMatter & {
@@ -35,6 +37,7 @@ export type MarkdownPage<FrontMatter> = FrontMatter & {
 };
 
 export type LegalPage = MarkdownPage<z.infer<typeof legalFrontMatterSchema>>;
+export type DocSection = MarkdownPage<DocSectionFrontMatter>;
 export type Whitepaper = MarkdownPage<z.infer<typeof whitepaperFrontMatterSchema>>;
 export type ResponsibleAiPage = z.infer<typeof responsibleAiFrontMatterSchema> & {
   content: Block[];
@@ -96,6 +99,17 @@ export async function loadLegalPage(id: LegalPageId, root: string = contentRoot)
   const page = await loadMarkdownPage(root, join('legal', `${id}.md`), legalFrontMatterSchema);
   if (page.id !== id) throw new ContentError(`${page.file}: id "${page.id}" must equal the file name`);
   return page;
+}
+
+/** The docs sections (docs/<id>.md), in the order /docs shows them. */
+export async function loadDocSections(root: string = contentRoot): Promise<DocSection[]> {
+  return Promise.all(
+    DOC_SECTION_IDS.map(async (id) => {
+      const page = await loadMarkdownPage(root, join('docs', `${id}.md`), docSectionFrontMatterSchema);
+      if (page.id !== id) throw new ContentError(`${page.file}: id "${page.id}" must equal the file name`);
+      return page;
+    }),
+  );
 }
 
 export async function loadWhitepaper(root: string = contentRoot): Promise<Whitepaper> {

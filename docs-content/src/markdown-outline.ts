@@ -43,3 +43,19 @@ export function outlineMarkdown(markdown: string): { headings: Heading[]; links:
   const slugs = headingSlugs(found.map((heading) => heading.text));
   return { headings: found.map((heading, index) => ({ ...heading, slug: slugs[index] ?? '' })), links };
 }
+
+/** A fenced code block: its language tag (empty when none), its text and where it starts. */
+export type CodeBlock = { lang: string; text: string; line: number };
+
+/** Every fenced code block of a markdown document, nested ones (in lists) included, in order. */
+export function codeBlocks(markdown: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  let searchFrom = 0;
+  void marked.walkTokens(marked.lexer(markdown), (token) => {
+    if (token.type !== 'code' || (token as { codeBlockStyle?: string }).codeBlockStyle === 'indented') return;
+    const at = markdown.indexOf(token.raw, searchFrom);
+    searchFrom = at >= 0 ? at + token.raw.length : searchFrom;
+    blocks.push({ lang: ((token.lang as string | undefined) ?? '').trim().split(/\s+/)[0] ?? '', text: token.text as string, line: markdown.slice(0, Math.max(at, 0)).split('\n').length });
+  });
+  return blocks;
+}

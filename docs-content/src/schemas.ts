@@ -4,6 +4,7 @@
  * Pure (no file access), so the web app can import it too.
  */
 import { z } from 'zod';
+import { DOC_SECTION_IDS } from './constants';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'] as const;
 
@@ -75,6 +76,15 @@ export const responsibleAiFrontMatterSchema = z.strictObject({
     .array(z.strictObject({ title: nonBlank, description: nonBlank, action: nonBlank }))
     .min(1),
 });
+
+export const docSectionFrontMatterSchema = z.strictObject({
+  id: z.enum(DOC_SECTION_IDS),
+  title: nonBlank,
+  subtitle: nonBlank,
+  /** A Material icon's name, as @mui/icons-material exports it (MenuBook, RocketLaunch, ...). */
+  icon: z.string().regex(/^[A-Z][A-Za-z0-9]+$/, { error: 'icon must be a Material icon name such as MenuBook' }),
+});
+export type DocSectionFrontMatter = z.infer<typeof docSectionFrontMatterSchema>;
 
 export const whitepaperFrontMatterSchema = z.strictObject({
   id: z.literal('security-whitepaper'),
