@@ -253,9 +253,13 @@ describe('x402', () => {
     expect(await prisma.paymentIntent.count({ where: { agentId: agent.id } })).toBe(0);
 
     await env.runWorker(async () => {
-      const signed = await agentCall(agent, 'POST', '/x402/sign-payment', read.recommended!);
+      const signed = await agentCall(agent, 'POST', '/x402/sign-payment', read.recommended!, { 'idempotency-key': `weather-${agent.id}` });
       expect(signed.status, JSON.stringify(signed.body)).toBe(200);
       const payment = signed.body as unknown as X402SignedPaymentView;
+      // Asking again with the same key hands back the same header: one payment, signed once.
+      const again = await agentCall(agent, 'POST', '/x402/sign-payment', read.recommended!, { 'idempotency-key': `weather-${agent.id}` });
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(again.body).toMatchObject({ intent_id: payment.intent_id, xPaymentHeader: payment.xPaymentHeader });
       expect(payment.xPaymentHeader).toBe(payment.x_payment_header);
       expect(payment).toMatchObject({ header_name: 'PAYMENT-SIGNATURE', amount: 0.01, pay_to: seller, status: 'processing' });
       // Signed, held, not yet moved on chain.

@@ -121,8 +121,8 @@ export const agentRoutes: AgentRoute[] = [
     response: x402SignedPaymentView,
     otherResponses: WAITING,
     handler: async ({ deps, agent, body, idempotencyKey }) => {
-      const { view, authorized } = await signX402Payment(deps, agent, body, { idempotencyKey });
-      return { status: authorized ? 200 : 202, body: view };
+      const { view, authorized, replayed } = await signX402Payment(deps, agent, body, { idempotencyKey });
+      return { status: authorized ? 200 : 202, body: view, replayed };
     },
   }),
   defineAgentRoute({

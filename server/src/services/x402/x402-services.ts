@@ -61,6 +61,8 @@ export interface SignedPayment {
   view: X402SignedPaymentView;
   /** True when the header is there to use; false when the payment waits (202). */
   authorized: boolean;
+  /** The idempotency key named an existing payment: this is its header again, not a new one. */
+  replayed: boolean;
 }
 
 export async function signX402Payment(
@@ -146,7 +148,7 @@ export async function signX402Payment(
         ? 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.'
         : 'The payment is still being processed; repeat this call with the same Idempotency-Key to get the header.',
   };
-  return { view, authorized: header !== null };
+  return { view, authorized: header !== null, replayed: created.replayed };
 }
 
 // ---------------------------------------------------------------- proxy
