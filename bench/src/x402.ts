@@ -13,7 +13,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
@@ -35,6 +34,7 @@ import { mirrorFundingOnChain } from '@purser/server/services/wallets/mirror-fun
 import { topUpWallet } from '@purser/server/services/wallets/top-up-wallet';
 import type { AppDeps } from '@purser/server/trpc/context';
 import { createWorkerActivities } from '@purser/server/worker-activities';
+import { findFreePort } from '@purser/server/services/chain/sandbox-anvil';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 
 const PAYMENTS = Number(process.argv[2] ?? 20);
@@ -68,7 +68,7 @@ try {
   const temporal = { client: new Client({ connection }), taskQueue: TASK_QUEUE, webhookRetry: DEFAULT_WEBHOOK_RETRY };
   const masterKey = Buffer.alloc(32, 7);
   // The server must know its own URL before it listens: the sandbox paid API it pays is its own.
-  const appUrl = `http://127.0.0.1:${await freePort()}`;
+  const appUrl = `http://127.0.0.1:${await findFreePort()}`;
   const ok = async () => {};
   const deps: AppDeps = {
     db,
@@ -184,16 +184,4 @@ async function burstRate(payers: Array<() => Promise<void>>): Promise<number> {
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)]!;
-}
-
-/** A port free right now, so the server can be told its URL before it listens on it. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -75,7 +75,8 @@ function anvilBinary(): string {
   return join(dirname(packageJson), 'bin', process.platform === 'win32' ? 'anvil.exe' : 'anvil');
 }
 
-function findFreePort(): Promise<number> {
+/** A loopback port free right now (for a server that must know its URL before it listens). */
+export function findFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -8,6 +8,7 @@ import { Link as RouterLink, useParams } from 'react-router';
 import { useTRPC } from '../../../shared/trpc';
 import { networkLinks, type LinkedNetwork } from '../utils/network-links';
 import { BackToDashboardButton } from './back-to-dashboard-button';
+import { SectionCard } from '../../../shared/components/section-card';
 
 interface AgentWallet {
   wallet_address: string;
@@ -49,19 +50,6 @@ export function AgentConnectPage() {
         </Stack>
       </Container>
     </Box>
-  );
-}
-
-function ConnectCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card variant="outlined" component="section" aria-label={title}>
-      <CardContent>
-        <Typography variant="h6" component="h2" gutterBottom>
-          {title}
-        </Typography>
-        {children}
-      </CardContent>
-    </Card>
   );
 }
 
@@ -155,7 +143,7 @@ function AgentWalletCard({ wallet, network }: { wallet: AgentWallet | null; netw
   const notes = [links.faucetNote, links.explorerNote].filter((note) => note !== null);
 
   return (
-    <ConnectCard title="Agent Wallet">
+    <SectionCard title="Agent Wallet">
       <Stack spacing={2}>
         <LabelledValue label="Network">
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
@@ -197,6 +185,6 @@ function AgentWalletCard({ wallet, network }: { wallet: AgentWallet | null; netw
           </Typography>
         ))}
       </Stack>
-    </ConnectCard>
+    </SectionCard>
   );
 }

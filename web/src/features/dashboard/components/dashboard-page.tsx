@@ -1,20 +1,7 @@
 // Route '/dashboard' (behind the session guard): the owner's wallet, agents and activity.
-import { Box, Card, CardContent, Container, Grid, Typography } from '@mui/material';
-import type { ReactNode } from 'react';
+import { Box, Container, Grid, Typography } from '@mui/material';
 import { DashboardTopBar } from './dashboard-top-bar';
-
-function DashboardCard({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Card variant="outlined" component="section" aria-label={title} sx={{ height: '100%' }}>
-      <CardContent>
-        <Typography variant="h6" component="h2" gutterBottom>
-          {title}
-        </Typography>
-        {children}
-      </CardContent>
-    </Card>
-  );
-}
+import { SectionCard } from '../../../shared/components/section-card';
 
 export function DashboardPage() {
   return (
@@ -26,24 +13,24 @@ export function DashboardPage() {
         </Typography>
         <Grid container spacing={3}>
           <Grid size={{ xs: 12, md: 6 }}>
-            <DashboardCard title="Your Wallet">
+            <SectionCard fill title="Your Wallet">
               <Typography color="text.secondary">Balances appear here once your wallet is loaded.</Typography>
-            </DashboardCard>
+            </SectionCard>
           </Grid>
           <Grid size={{ xs: 12, md: 6 }}>
-            <DashboardCard title="Summary">
+            <SectionCard fill title="Summary">
               <Typography color="text.secondary">Active agents and their total balance.</Typography>
-            </DashboardCard>
+            </SectionCard>
           </Grid>
           <Grid size={12}>
-            <DashboardCard title="Your AI Agents">
+            <SectionCard fill title="Your AI Agents">
               <Typography color="text.secondary">No agents yet.</Typography>
-            </DashboardCard>
+            </SectionCard>
           </Grid>
           <Grid size={12}>
-            <DashboardCard title="Recent Transactions">
+            <SectionCard fill title="Recent Transactions">
               <Typography color="text.secondary">No transactions yet.</Typography>
-            </DashboardCard>
+            </SectionCard>
           </Grid>
         </Grid>
       </Container>
