@@ -19,7 +19,7 @@ async function samples(...langs: string[]) {
   return sections.flatMap((section) =>
     codeBlocks(section.body)
       .filter((block) => langs.includes(block.lang))
-      .map((block) => ({ ...block, where: `${section.file}:${block.line}` })),
+      .map((block) => ({ ...block, where: `${section.file}:${section.bodyLine + block.line - 1}` })),
   );
 }
 

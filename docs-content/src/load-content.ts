@@ -31,6 +31,8 @@ export const contentRoot = fileURLToPath(new URL('..', import.meta.url));
 export type MarkdownPage<FrontMatter> = FrontMatter & {
   /** The markdown after the front matter. */
   body: string;
+  /** The file's line number of the body's first line (for messages about the body). */
+  bodyLine: number;
   headings: Heading[];
   /** Path relative to the content root, e.g. `legal/terms.md`. */
   file: string;
@@ -59,9 +61,9 @@ async function readContentFile(root: string, path: string): Promise<{ text: stri
 
 async function loadMarkdownPage<T>(root: string, path: string, schema: z.ZodType<T>): Promise<MarkdownPage<T>> {
   const { text, file } = await readContentFile(root, path);
-  const { data, body } = splitFrontMatter(text, file);
+  const { data, body, bodyLine } = splitFrontMatter(text, file);
   const frontMatter = validate(schema, data, file, 'front matter');
-  return { ...frontMatter, body, headings: outlineMarkdown(body).headings, file };
+  return { ...frontMatter, body, bodyLine, headings: outlineMarkdown(body).headings, file };
 }
 
 async function readBlogPost(root: string, name: string): Promise<BlogPost> {

@@ -23,7 +23,7 @@ const sections = await loadDocSections();
 const samples = sections.flatMap((section) =>
   codeBlocks(section.body)
     .filter((block) => block.lang === 'bash')
-    .map((block) => ({ where: `${section.file}:${block.line}`, script: block.text })),
+    .map((block) => ({ where: `${section.file}:${section.bodyLine + block.line - 1}`, script: block.text })),
 );
 
 beforeAll(async () => {
