@@ -152,6 +152,10 @@ describe('MCP', () => {
       expect(JSON.stringify(refused.content)).toContain('POLICY_VIOLATION');
       expect(await ledgerBalance(agent.id)).toBe(before - 1_500_000n);
 
+      // The agent can see what is left of its daily limit.
+      const info = (await client.callTool({ name: 'get_info', arguments: {} })) as CallToolResult;
+      expect(info.structuredContent).toMatchObject({ did: agent.did, spending: { spent_last_24h: 1.5, remaining_daily: 48.5 } });
+
       const listed = (await client.callTool({ name: 'list_transactions', arguments: {} })) as CallToolResult;
       const { transactions } = listed.structuredContent as { transactions: Array<{ type: string; amount: number; category: string; status: string }> };
       expect(transactions[0]).toMatchObject({ type: 'payment', amount: 1.5, category: 'data', status: 'completed' });

@@ -187,6 +187,15 @@ export const agentInfoView = z.object({
   kya_tier: z.string(),
   wallet_addresses: z.object({ base: z.string().nullable(), legacy: z.string().nullable() }),
   spending_rules: spendingRulesView.nullable(),
+  /** What the agent has spent against its limits (held or captured payments), and what is left today. */
+  spending: z.object({
+    spent_last_24h: z.number(),
+    spent_last_24h_exact: z.string(),
+    remaining_daily: z.number().nullable(),
+    remaining_daily_exact: z.string().nullable(),
+    spent_this_month: z.number(),
+    spent_this_month_exact: z.string(),
+  }),
   verifiable_credential: agentCredentialView.nullable(),
   network: networkView,
   x402: x402CapabilitiesView,

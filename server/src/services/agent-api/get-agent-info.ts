@@ -1,8 +1,10 @@
 /**
  * GET /info: who the agent is and what it may do: DID, credential, wallet addresses, spending
- * rules, and how it pays x402 sellers here (network, scheme, asset, endpoints).
+ * rules with what is spent and left of them, and how it pays x402 sellers here (network,
+ * scheme, asset, endpoints).
  */
-import { AGENT_API_PREFIX, type AgentInfoView } from '@purser/core';
+import { AGENT_API_PREFIX, parseAmount, toDecimalString, toDollars, type AgentInfoView } from '@purser/core';
+import { spentByAgent } from '../payments/gate';
 import type { AppDeps } from '../../trpc/context';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getAgent } from '../agents/get-agent';
@@ -10,6 +12,10 @@ import { networkView } from './network-view';
 
 export async function getAgentInfo(deps: Pick<AppDeps, 'db' | 'chain' | 'publicUrl'>, agent: AuthenticatedAgent): Promise<AgentInfoView> {
   const view = await getAgent(deps, agent.ownerId, agent.agentId);
+  // The same figures the policy gate counts against the daily limit (a rolling 24 hours).
+  const { spentInWindow, spentThisMonth } = await spentByAgent(deps.db.prisma, agent.agentId, new Date());
+  const dailyLimit = view.spending_rules ? parseAmount(view.spending_rules.max_daily_limit_exact) : null;
+  const remaining = dailyLimit === null ? null : dailyLimit > spentInWindow ? dailyLimit - spentInWindow : 0n;
   const wallet = view.agent_wallets;
   const base = `${deps.publicUrl}${AGENT_API_PREFIX}`;
   return {
@@ -21,6 +27,14 @@ export async function getAgentInfo(deps: Pick<AppDeps, 'db' | 'chain' | 'publicU
     kya_tier: view.kya_tier,
     wallet_addresses: { base: wallet?.evm_wallet_address ?? null, legacy: wallet?.wallet_address ?? null },
     spending_rules: view.spending_rules,
+    spending: {
+      spent_last_24h: toDollars(spentInWindow),
+      spent_last_24h_exact: toDecimalString(spentInWindow),
+      remaining_daily: remaining === null ? null : toDollars(remaining),
+      remaining_daily_exact: remaining === null ? null : toDecimalString(remaining),
+      spent_this_month: toDollars(spentThisMonth),
+      spent_this_month_exact: toDecimalString(spentThisMonth),
+    },
     verifiable_credential: view.verifiable_credential,
     network: networkView(deps.chain),
     x402: {
