@@ -1,20 +1,24 @@
 /**
  * Every ```bash sample of the docs (docs-content/docs/*.md) runs, as a reader would run it,
  * against a started product: the API on a real port, a worker on a real Temporal dev server,
- * the sandbox chain and its paid API. Each sample gets the variables the docs promise
- * (PURSER_URL, AGENT_DID, AGENT_API_KEY, AGENT_ID, OWNER_TOKEN) and must exit 0; the ledger
- * must still balance afterwards.
+ * the sandbox chain and its paid API. Each sample runs from the repository root with the
+ * variables the docs promise (PURSER_URL, AGENT_DID, AGENT_API_KEY, AGENT_ID, OWNER_TOKEN,
+ * OWNER_ID; for the quick start's sign-up EMAIL, PASSWORD, FULL_NAME and INVITATION_CODE; for
+ * the audit commands DATABASE_URL) and must exit 0; the ledger must still balance afterwards.
  */
 import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDocSections } from '../../docs-content/src/load-content';
 import { codeBlocks } from '../../docs-content/src/markdown-outline';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { startChain } from '../src/services/chain/start-chain';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
+import { createInvitation } from '../src/services/invitations/create-invitation';
 import { signUpTestOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
 
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let chain: EvmChain;
 let env: TemporalTestEnv;
 let variables: Record<string, string>;
@@ -43,7 +47,15 @@ beforeAll(async () => {
     api_key: { key: string };
   };
   await call('POST', '/api/v1/wallet/fund-agent', { agent_id: created.agent.id, amount: 50 });
+  const invitation = await createInvitation(deps.db.prisma, { maxUses: 1, expiresAt: new Date(Date.now() + 3_600_000) });
   variables = {
+    // The quick start's sign-up, with a fresh invitation; the audit commands reach the same database.
+    EMAIL: `docs-${Date.now()}@example.test`,
+    PASSWORD: 'correct horse battery',
+    FULL_NAME: 'Docs Reader',
+    INVITATION_CODE: invitation.code,
+    OWNER_ID: owner.userId,
+    DATABASE_URL: env.testApp.databaseUrl!,
     PURSER_URL: url,
     AGENT_DID: created.agent.did,
     AGENT_API_KEY: created.api_key.key,
@@ -59,7 +71,10 @@ afterAll(async () => {
 
 function runBash(script: string): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn('bash', ['-c', `set -euo pipefail\n${script}`], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...variables } });
+    const child = spawn('bash', ['-c', `set -euo pipefail\n${script}`], {
+      cwd: REPO_ROOT,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...variables },
+    });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
