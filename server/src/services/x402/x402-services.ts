@@ -14,11 +14,12 @@ import type { AppDeps } from '../../trpc/context';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { awaitIntent } from '../intents/await-intent';
 import { createIntent } from '../intents/create-intent';
+import { getIntent } from '../intents/get-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { isAnswerable, PAYMENT_WAIT_MS, refusalOf } from '../agent-api/intent-outcome';
 import { requirementAmount, type X402IntentMetadata } from '../rails/x402-base-rail';
 import { fetchUpstream, type UpstreamResponse } from './upstream';
-import { decodePaymentHeader, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
+import { decodePaymentHeader, describeRequirement, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
 export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'allowPrivateUrls' | 'publicUrl' | 'logger'>;
 
@@ -204,7 +205,7 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
     await signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
     ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, SETTLEMENT_WAIT_MS));
   } else {
-    ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, () => true, 0));
+    intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
   }
   const settled = await deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
   const hash = (settled?.details as Record<string, unknown> | undefined)?.transactionHash;
@@ -229,7 +230,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   if (!requirement) {
     throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
   }
-  const price = requirementAmount(requirement as unknown as Record<string, unknown>);
+  const { amount: price } = describeRequirement(requirement, info.x402Version);
   if (input.max_amount !== undefined && price > input.max_amount) {
     throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);
   }
