@@ -20,6 +20,7 @@ import { openTestDatabase } from '@purser/db/testing';
 import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, paymentWorkflowId, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
 import { createAgent } from '@purser/server/services/agents/create-agent';
 import { createIntent } from '@purser/server/services/intents/create-intent';
+import { createOutboundPolicy } from '@purser/server/services/outbound/outbound-policy';
 import { fundAgent } from '@purser/server/services/wallets/fund-agent';
 import { topUpWallet } from '@purser/server/services/wallets/top-up-wallet';
 import { createWorkerActivities } from '@purser/server/worker-activities';
@@ -44,13 +45,15 @@ try {
   const worker = await createPaymentsWorker({
     connection: workerConnection,
     namespace: 'default',
-    activities: createWorkerActivities({ db, logger: pino({ level: 'silent' }), masterKey, allowPrivateUrls: true, temporal }),
+    activities: createWorkerActivities({ db, logger: pino({ level: 'silent' }), masterKey, outbound: createOutboundPolicy({ allowLoopback: true }), temporal }),
   });
 
   await worker.runUntil(async () => {
     const user = await prisma.user.create({ data: { email: `${randomUUID()}@bench.test`, passwordHash: 'x', fullName: 'Bench' }, select: { id: true } });
     await prisma.ownerWallet.create({ data: { userId: user.id } });
-    await topUpWallet(prisma, user.id, { amount: 1_000_000_000_000n, currency: 'USDC' });
+    // No chain here: the bench's money is sandbox money, which only the sandbox may top up.
+    const sandbox = { info: { sandbox: true, displayName: 'Bench ledger (no chain)', network: 'eip155:84532' as const } };
+    await topUpWallet({ db, chain: sandbox }, user.id, { amount: 1_000_000_000_000n, currency: 'USDC' });
     const deps = { db, masterKey, publicUrl: 'http://127.0.0.1:3000' };
     const agent = (await createAgent(deps, user.id, { name: 'Bench agent', description: '', max_transaction_amount: 100_000_000n, max_daily_limit: 1_000_000_000_000n })).agent;
     await fundAgent(prisma, user.id, { agentId: agent.id, amount: 100_000_000_000n, currency: 'USDC' });

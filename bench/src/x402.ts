@@ -28,6 +28,7 @@ import { buildApp } from '@purser/server/app';
 import { createHealthChecker } from '@purser/server/health';
 import { createAgent } from '@purser/server/services/agents/create-agent';
 import { startChain } from '@purser/server/services/chain/start-chain';
+import { createOutboundPolicy } from '@purser/server/services/outbound/outbound-policy';
 import { createEventBus } from '@purser/server/services/realtime/event-bus';
 import { fundAgent } from '@purser/server/services/wallets/fund-agent';
 import { mirrorFundingOnChain } from '@purser/server/services/wallets/mirror-funding-on-chain';
@@ -80,7 +81,7 @@ try {
     temporal,
     chain,
     agentRateLimitPerMinute: 100_000,
-    allowPrivateUrls: true,
+    outbound: createOutboundPolicy({ allowLoopback: true }),
   };
   cleanups.push(() => deps.events.close());
   const app = await buildApp({ ...deps, sandboxPaidApi: true });
@@ -90,14 +91,14 @@ try {
   const worker = await createPaymentsWorker({
     connection: workerConnection,
     namespace: 'default',
-    activities: createWorkerActivities({ db, logger, masterKey, allowPrivateUrls: true, temporal, chain }),
+    activities: createWorkerActivities({ db, logger, masterKey, outbound: deps.outbound, temporal, chain }),
   });
 
   await worker.runUntil(async () => {
     const quoteUrl = `${appUrl}/sandbox/paid/quote`;
     const user = await prisma.user.create({ data: { email: `${randomUUID()}@bench.test`, passwordHash: 'x', fullName: 'Bench' }, select: { id: true } });
     await prisma.ownerWallet.create({ data: { userId: user.id } });
-    await topUpWallet(prisma, user.id, { amount: 1_000_000_000_000n, currency: 'USDC' });
+    await topUpWallet(deps, user.id, { amount: 1_000_000_000_000n, currency: 'USDC' });
 
     /** The official client in a fresh wallet holding sandbox USDC: the seller's own buyer. */
     const newBuyer = async () => {

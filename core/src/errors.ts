@@ -6,18 +6,35 @@ export const ERROR_STATUS = {
   BAD_REQUEST: 400,
   VALIDATION_FAILED: 400,
   INVALID_AMOUNT: 400,
+  /**
+   * An outbound URL (an x402 upstream, a webhook endpoint) whose host is, or resolves to, an
+   * address Purser never calls: link-local, cloud metadata, private, or loopback outside the
+   * sandbox. Refused before any connection is made.
+   */
+  URL_NOT_ALLOWED: 400,
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   AGENT_SUSPENDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   IDEMPOTENCY_CONFLICT: 409,
+  /**
+   * A sandbox shortcut (test-money top-up, the sandbox KYA verifier) asked of a deployment on a
+   * real network, where it would mint money or vouch for an identity. Nothing changed.
+   */
+  SANDBOX_ONLY: 409,
   INSUFFICIENT_FUNDS: 422,
   POLICY_VIOLATION: 422,
   /** The rail refused the payment (a card or bank decline): final, retrying will not help. */
   PAYMENT_DECLINED: 422,
   /** The chosen rail cannot carry this payment (or not through this surface). */
   RAIL_UNAVAILABLE: 422,
+  /**
+   * An x402 requirement or payment header Purser will not sign or forward: two prices, a scheme
+   * or transfer method it does not price exactly, another asset, network or payee than the one
+   * priced, a window longer than allowed. Nothing is held or signed.
+   */
+  X402_REFUSED: 422,
   PAYLOAD_TOO_LARGE: 413,
   /** An upstream the agent asked us to call (an x402 seller) failed or broke a limit. */
   UPSTREAM_ERROR: 502,

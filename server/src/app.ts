@@ -6,15 +6,20 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AGENT_API_PREFIX, AppError, isAppError } from '@purser/core';
 import { agentApiPlugin } from './http/agent-api/plugin';
 import { sandboxPaidRoutes } from './http/sandbox-paid-routes';
+import { fastifyTrustProxy } from './http/trust-proxy';
 import { authRoutes, type AuthRateLimits } from './http/auth-routes';
+import type { SignInThrottleSettings } from './services/auth/sign-in-throttle';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
+import { requireOperator } from './http/operator-token';
+import { securityHeaders } from './http/security-headers';
 import { authenticateOwner } from './services/auth/authenticate-owner';
 import { apiV1Plugin } from './http/api-v1/plugin';
 import { appRouter, type AppRouter } from './trpc/router';
@@ -32,18 +37,34 @@ export interface AppOptions extends AppDeps {
   healthOnly?: boolean;
   /** Overrides of the /auth/v1 rate limits (tests raise or lower them). */
   authRateLimits?: Partial<AuthRateLimits>;
+  /** Overrides of the per-email sign-in back-off (tests shorten it or move its clock). */
+  signInThrottle?: Partial<SignInThrottleSettings>;
   /** Serve the demo paid API under /sandbox/paid/ (the chain is the sandbox). */
   sandboxPaidApi?: boolean;
+  /** OPERATOR_TOKEN: the bearer token of /healthz?deep=true; unset closes the deep check. */
+  operatorToken?: string;
+  /** How often open subscriptions re-check their credentials (tests shorten it). */
+  realtimeAuthCheckMs?: number;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, sandboxPaidApi = false, ...deps } = options;
+  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, ...deps } = options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => randomUUID(),
-    trustProxy: deps.trustProxy ?? false,
+    // A hop count or the proxies' addresses, never "trust everyone": X-Forwarded-For is only
+    // believed as far as it was written by a proxy of this deployment.
+    trustProxy: fastifyTrustProxy(deps.trustProxy),
   });
+
+  // Every response, hijacked ones (MCP, server-sent events) included, names its request, so
+  // a caller can quote it and an operator can find the log lines.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
+  await app.register(fastifyHelmet, securityHeaders(deps.publicUrl));
 
   app.setErrorHandler((error, request, reply) => {
     if (isAppError(error)) return reply.status(error.httpStatus).send(error.toJSON());
@@ -52,12 +73,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
       return reply.status(status).send({ error: { code, message: (error as Error).message } });
     }
+    // The client gets no detail of an unexpected failure, only the id to report; the log has it all.
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(new AppError('INTERNAL', 'Internal server error').toJSON());
+    const { error: body } = new AppError('INTERNAL', 'Internal server error').toJSON();
+    return reply.status(500).send({ error: { ...body, request_id: request.id } });
   });
 
+  // Public, for container and load-balancer health checks; the deep check runs a workflow,
+  // so only the operator may ask for it.
   app.get('/healthz', async (request, reply) => {
     const deep = (request.query as { deep?: string }).deep === 'true';
+    if (deep) requireOperator(operatorToken, request.headers.authorization);
     const report = await deps.health.check({ deep });
     return reply.status(report.status === 'ok' ? 200 : 503).send(report);
   });
@@ -71,17 +97,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     prefix: '/trpc',
     trpcOptions: {
       router: appRouter,
-      createContext: async ({ req }): Promise<Context> => ({
-        ...deps,
-        requestId: String(req.id),
-        owner: await authenticateOwner(deps, { authorization: req.headers.authorization, cookies: req.cookies }),
-      }),
-      onError: ({ error, path: procedure }) => {
-        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err: error, procedure }, 'tRPC procedure failed');
+      createContext: async ({ req }): Promise<Context> => {
+        const credentials = { authorization: req.headers.authorization, cookies: req.cookies };
+        return {
+          ...deps,
+          requestId: String(req.id),
+          owner: await authenticateOwner(deps, credentials),
+          reauthenticate: () => authenticateOwner(deps, credentials),
+          realtimeAuthCheckMs,
+        };
+      },
+      onError: ({ error, path: procedure, req }) => {
+        if (error.code === 'INTERNAL_SERVER_ERROR') deps.logger.error({ err: error, procedure, reqId: req.id }, 'tRPC procedure failed');
       },
     },
   } satisfies FastifyTRPCPluginOptions<AppRouter>);
-  await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits });
+  await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits, signInThrottle });
   await app.register(identityRoutes, { deps });
   await app.register(apiV1Plugin, { deps });
   await app.register(agentApiPlugin, { prefix: AGENT_API_PREFIX, deps });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EnvError, loadEnv } from './env';
+import { EnvError, loadEnv, outboundSettings } from './env';
 
 describe('loadEnv', () => {
   it('applies the embedded defaults when nothing is set', () => {
@@ -31,5 +31,88 @@ describe('loadEnv', () => {
 
   it('parses boolean flags', () => {
     expect(loadEnv({ RUN_WORKER: 'false', RUN_SERVER: '1' })).toMatchObject({ RUN_WORKER: false, RUN_SERVER: true });
+  });
+});
+
+describe('TRUST_PROXY', () => {
+  it('trusts no proxy when unset, empty, false or 0', () => {
+    for (const value of [undefined, '', 'false', 'FALSE', '0', 'no']) expect(loadEnv({ TRUST_PROXY: value }).TRUST_PROXY, String(value)).toBe(false);
+  });
+
+  it('takes a hop count', () => {
+    expect(loadEnv({ TRUST_PROXY: '1' }).TRUST_PROXY).toBe(1);
+    expect(loadEnv({ TRUST_PROXY: ' 2 ' }).TRUST_PROXY).toBe(2);
+  });
+
+  it('takes a comma-separated list of proxy addresses, CIDR blocks and proxy-addr range names', () => {
+    expect(loadEnv({ TRUST_PROXY: '10.0.0.2, 10.1.0.0/16,fd00::/8,::1,loopback' }).TRUST_PROXY).toEqual([
+      '10.0.0.2',
+      '10.1.0.0/16',
+      'fd00::/8',
+      '::1',
+      'loopback',
+    ]);
+  });
+
+  it('refuses "true", which would trust any client\'s forged X-Forwarded-For, saying what to give instead', () => {
+    for (const value of ['true', 'TRUE', 'yes']) {
+      expect(() => loadEnv({ TRUST_PROXY: value }), value).toThrow(EnvError);
+      expect(() => loadEnv({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY: .*number of proxies in front of the server \(e\.g\. 1\) or their addresses/);
+    }
+  });
+
+  it('refuses blocks that cover every address, malformed entries and absurd hop counts', () => {
+    for (const value of ['0.0.0.0/0', '::/0', '10.0.0.0/33', 'proxy.internal', '10.0.0.1,,10.0.0.2', '10.0.0.0/8/1', '11', '-1']) {
+      expect(() => loadEnv({ TRUST_PROXY: value }), value).toThrow(/TRUST_PROXY/);
+    }
+  });
+});
+
+describe('MASTER_KEY_FILE', () => {
+  it('is taken as a path, and refused together with MASTER_KEY', () => {
+    expect(loadEnv({ MASTER_KEY_FILE: '/run/secrets/master_key' }).MASTER_KEY_FILE).toBe('/run/secrets/master_key');
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(() => loadEnv({ MASTER_KEY: key, MASTER_KEY_FILE: '/run/secrets/master_key' })).toThrow(/MASTER_KEY_FILE: set MASTER_KEY or MASTER_KEY_FILE, not both/);
+  });
+});
+
+describe('outbound settings', () => {
+  const real = { EVM_RPC_URL: 'https://sepolia.base.org' };
+
+  it('lets the sandbox reach loopback by default, but not private ranges', () => {
+    expect(outboundSettings(loadEnv({}))).toEqual({ allowLoopback: true, allowPrivate: false, allowlist: [] });
+    expect(outboundSettings(loadEnv({ NODE_ENV: 'test' }))).toMatchObject({ allowLoopback: true, allowPrivate: false });
+  });
+
+  it('lets the sandbox reach private ranges with ALLOW_PRIVATE_URLS=true, and not even loopback with false', () => {
+    expect(outboundSettings(loadEnv({ ALLOW_PRIVATE_URLS: 'true' }))).toMatchObject({ allowLoopback: true, allowPrivate: true });
+    expect(outboundSettings(loadEnv({ ALLOW_PRIVATE_URLS: 'false' }))).toMatchObject({ allowLoopback: false, allowPrivate: false });
+  });
+
+  it('refuses loopback and private ranges outside the sandbox: a real EVM_RPC_URL, or production', () => {
+    for (const source of [real, { NODE_ENV: 'production' }, { ...real, ALLOW_PRIVATE_URLS: 'false' }]) {
+      expect(outboundSettings(loadEnv(source)), JSON.stringify(source)).toMatchObject({ allowLoopback: false, allowPrivate: false });
+    }
+  });
+
+  it('refuses to start outside the sandbox with private URLs allowed', () => {
+    for (const source of [{ ...real, ALLOW_PRIVATE_URLS: 'true' }, { NODE_ENV: 'production', ALLOW_PRIVATE_URLS: 'yes' }]) {
+      expect(() => loadEnv(source), JSON.stringify(source)).toThrow(EnvError);
+      expect(() => loadEnv(source)).toThrow(/ALLOW_PRIVATE_URLS: must not be true outside the sandbox .*OUTBOUND_ALLOWLIST/);
+    }
+  });
+
+  it('reads OUTBOUND_ALLOWLIST, and names a bad entry', () => {
+    expect(loadEnv({ ...real, OUTBOUND_ALLOWLIST: 'seller.internal, 10.0.0.0/8' }).OUTBOUND_ALLOWLIST).toEqual([
+      { host: 'seller.internal' },
+      { network: '10.0.0.0', prefix: 8, family: 'ipv4' },
+    ]);
+    expect(() => loadEnv({ OUTBOUND_ALLOWLIST: 'seller.internal, http://x/' })).toThrow(/OUTBOUND_ALLOWLIST: .*"http:\/\/x\/" is not a host name/);
+  });
+
+  it('takes an operator token of 32 characters or more, and no shorter one', () => {
+    expect(loadEnv({}).OPERATOR_TOKEN).toBeUndefined();
+    expect(loadEnv({ OPERATOR_TOKEN: 'a'.repeat(32) }).OPERATOR_TOKEN).toBe('a'.repeat(32));
+    expect(() => loadEnv({ OPERATOR_TOKEN: 'too-short' })).toThrow(/OPERATOR_TOKEN: must be at least 32 characters/);
   });
 });

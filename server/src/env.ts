@@ -2,21 +2,76 @@
  * The process environment, parsed once. Every bad variable is reported together so a
  * misconfigured deployment fails at start with one readable message.
  */
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowlist, type AllowlistEntry } from './services/outbound/outbound-policy';
 
 const port = z.coerce.number().int().min(0).max(65_535);
 const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** proxy-addr's names for address ranges, usable in TRUST_PROXY's list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of TRUST_PROXY's list: an address, a CIDR block (not /0) or a range name; else why not. */
+function proxyAddressProblem(entry: string): string | null {
+  if (PROXY_RANGE_NAMES.has(entry)) return null;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return `"${entry}" is not an IP address or CIDR block`;
+  if (prefix === undefined) return null;
+  const bits = /^\d{1,3}$/.test(prefix) ? Number(prefix) : NaN;
+  if (!(bits >= 1 && bits <= (version === 4 ? 32 : 128))) return `"${entry}" has no valid prefix length (1 to ${version === 4 ? 32 : 128})`;
+  return null;
+}
+
+/**
+ * How far X-Forwarded-For is believed: a number of proxy hops in front of the server, or the
+ * proxies' addresses; false believes none. Never "everyone": any client can write the header.
+ */
+const trustProxy = z
+  .string()
+  .optional()
+  .transform((value, ctx): false | number | string[] => {
+    const text = value?.trim().toLowerCase() ?? 'false';
+    if (text === 'false' || text === 'no' || text === '0') return false;
+    if (text === 'true' || text === 'yes') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'trusting every proxy lets any client forge its address; give the number of proxies in front of the server (e.g. 1) or their addresses (e.g. 10.0.0.2,10.1.0.0/16)',
+      });
+      return z.NEVER;
+    }
+    if (/^\d+$/.test(text)) {
+      const hops = Number(text);
+      if (hops > 10) {
+        ctx.addIssue({ code: 'custom', message: 'a hop count must be between 1 and 10' });
+        return z.NEVER;
+      }
+      return hops;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    const problems = entries.map((entry) => (entry === '' ? 'an empty entry' : proxyAddressProblem(entry))).filter((problem) => problem !== null);
+    if (problems.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `must be a hop count or a comma-separated list of proxy addresses and CIDR blocks: ${problems.join('; ')}` });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   PUBLIC_URL: z.url().optional(),
-  /** Behind a reverse proxy: trust X-Forwarded-For so rate limits see client addresses. */
-  TRUST_PROXY: flag.default(false),
+  /**
+   * Behind reverse proxies: how many of them (e.g. 1), or their addresses and CIDR blocks, so
+   * rate limits see client addresses. Unset or false: X-Forwarded-For is ignored.
+   */
+  TRUST_PROXY: trustProxy,
   DATA_DIR: z.string().min(1).default('.data'),
   DATABASE_URL: z
     .string()
@@ -30,19 +85,40 @@ const schema = z.object({
   RUN_SERVER: flag.default(true),
   RUN_WORKER: flag.default(true),
   WEB_DIST: z.string().min(1).optional(),
-  /** Base64 of 32 random bytes. Unset: generated once under DATA_DIR/master.key (mode 0600). */
+  /** Base64 of 32 random bytes. Unset: MASTER_KEY_FILE, else generated once under DATA_DIR/master.key (mode 0600). */
   MASTER_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of exactly 32 bytes')
     .optional(),
+  /** A file holding MASTER_KEY (base64 of 32 bytes), e.g. a Docker secret under /run/secrets. */
+  MASTER_KEY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: flag.optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**
-   * Let webhooks (and agent upstream calls) reach loopback and private addresses. On for the
-   * embedded sandbox; set false in production so owner-supplied URLs cannot probe the network.
+   * Outbound calls to URLs others chose (x402 upstreams, webhook endpoints) reach public
+   * addresses, and in the sandbox (see isSandbox) loopback too, where local sellers and webhook
+   * receivers run, though never this product's own services. Link-local and cloud metadata
+   * addresses are always refused. In the sandbox, true also lets them reach private ranges
+   * (10/8, 172.16/12, 192.168/16, 100.64/10, fc00::/7) and false refuses loopback as well.
+   * Outside the sandbox true is refused at start: name internal hosts in OUTBOUND_ALLOWLIST.
    */
-  ALLOW_PRIVATE_URLS: flag.default(true),
+  ALLOW_PRIVATE_URLS: flag.optional(),
+  /**
+   * Comma-separated hosts, IP addresses and CIDR networks that outbound calls may reach whatever
+   * their address: an internal seller, a webhook receiver on a private network.
+   */
+  OUTBOUND_ALLOWLIST: z
+    .string()
+    .optional()
+    .transform((value, ctx): AllowlistEntry[] => {
+      try {
+        return parseAllowlist(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `must be comma-separated host names, IP addresses or CIDR networks: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    }),
   /** How long the sandbox card and bank simulators take to settle (their defaults when unset). */
   SANDBOX_SETTLEMENT_DELAY_MS: z.coerce.number().int().min(0).max(3_600_000).optional(),
   /** JSON-RPC URL of the EVM network (Base Sepolia, Base). Unset: a local sandbox chain (anvil). */
@@ -60,13 +136,43 @@ const schema = z.object({
   SANDBOX_CHAIN_RPC_URL: z.url().optional(),
   /** Port of the sandbox chain (anvil) started here; 0 picks a free one. */
   SANDBOX_CHAIN_PORT: port.default(8545),
+  /**
+   * The longest an x402 authorisation stays redeemable: validBefore is at most
+   * min(the seller's maxTimeoutSeconds, this) after signing. Its hold lasts as long.
+   */
+  X402_MAX_VALIDITY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Agent API calls each agent may make per minute (REST and MCP together). */
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
+  /**
+   * The bearer token for operator-only endpoints (/healthz?deep=true). Unset: nobody may call
+   * them. Never logged.
+   */
+  OPERATOR_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
 });
 
 export type Env = z.infer<typeof schema> & { DATA_DIR: string };
+
+/**
+ * The embedded sandbox: no real chain configured and not production. Only there may outbound
+ * calls reach loopback (and, with ALLOW_PRIVATE_URLS=true, private ranges).
+ */
+export function isSandbox(env: Pick<Env, 'EVM_RPC_URL' | 'NODE_ENV'>): boolean {
+  return env.EVM_RPC_URL === undefined && env.NODE_ENV !== 'production';
+}
+
+/**
+ * Where outbound calls to URLs others chose may go, as configured (the runtime adds the
+ * ports of the product's own services): see ALLOW_PRIVATE_URLS and OUTBOUND_ALLOWLIST.
+ */
+export function outboundSettings(env: Pick<Env, 'EVM_RPC_URL' | 'NODE_ENV' | 'ALLOW_PRIVATE_URLS' | 'OUTBOUND_ALLOWLIST'>) {
+  return {
+    allowLoopback: isSandbox(env) && env.ALLOW_PRIVATE_URLS !== false,
+    allowPrivate: isSandbox(env) && env.ALLOW_PRIVATE_URLS === true,
+    allowlist: env.OUTBOUND_ALLOWLIST,
+  };
+}
 
 export class EnvError extends Error {
   override name = 'EnvError';
@@ -75,7 +181,17 @@ export class EnvError extends Error {
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   // Empty strings mean "unset" (docker-compose and shells often pass VAR= through).
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, value]) => value !== ''));
-  const result = schema.safeParse(cleaned);
+  const result = schema
+    .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
+      path: ['MASTER_KEY_FILE'],
+      message: 'set MASTER_KEY or MASTER_KEY_FILE, not both',
+    })
+    .refine((env) => env.ALLOW_PRIVATE_URLS !== true || isSandbox(env), {
+      path: ['ALLOW_PRIVATE_URLS'],
+      message:
+        'must not be true outside the sandbox (EVM_RPC_URL is set or NODE_ENV is production): outbound calls there reach public addresses only; name internal hosts in OUTBOUND_ALLOWLIST instead',
+    })
+    .safeParse(cleaned);
   if (!result.success) {
     const lines = result.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
     throw new EnvError(`Invalid environment:\n${lines.join('\n')}`);

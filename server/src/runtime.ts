@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type LogLevel, type Worker } from '@temporalio/worker';
 import { openDatabase, type Database } from '@purser/db';
+import { readLock } from '@purser/db/lock';
 import {
   createPaymentsWorker,
   runHealthCheck,
@@ -19,12 +20,14 @@ import {
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import type { Hex } from 'viem';
 import { buildApp } from './app';
+import type { EvmChain } from './services/chain/evm-chain';
 import { startChain } from './services/chain/start-chain';
-import type { Env } from './env';
+import { outboundSettings, type Env } from './env';
 import { createHealthChecker } from './health';
 import type { Logger } from './logger';
 import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
+import { createOutboundPolicy } from './services/outbound/outbound-policy';
 import { createEventBus } from './services/realtime/event-bus';
 import type { TemporalDeps } from './trpc/context';
 import { createWorkerActivities } from './worker-activities';
@@ -71,6 +74,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
     let temporalAddress = env.TEMPORAL_ADDRESS;
     let temporalUi: string | undefined;
+    let temporalPorts: number[] = [];
     if (temporalAddress === undefined) {
       const cliPath = env.TEMPORAL_CLI ?? (await ensureTemporalCli({ log: (message: string) => logger.info(message) }));
       const devServer = await startTemporalDevServer({
@@ -84,6 +88,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       cleanups.push(() => devServer.stop());
       temporalAddress = devServer.address;
       temporalUi = devServer.uiUrl;
+      temporalPorts = devServer.ports;
     }
 
     const chain = await startChain(
@@ -104,12 +109,17 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
     const connection = await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
     const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
-    const masterKey = await loadMasterKey({ masterKey: env.MASTER_KEY, dataDir: env.DATA_DIR });
+    const masterKey = await loadMasterKey({ masterKey: env.MASTER_KEY, masterKeyFile: env.MASTER_KEY_FILE, dataDir: env.DATA_DIR });
     const temporal: TemporalDeps = {
       client,
       taskQueue: TASK_QUEUE,
       webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: env.WEBHOOK_RETRY_INITIAL_MS },
     };
+    const outbound = createOutboundPolicy({
+      ...outboundSettings(env),
+      deniedLoopbackPorts: await ownServicePorts(env, { temporalAddress, temporalPorts, chain }),
+    });
+    logger.info({ allowLoopback: outbound.allowLoopback, allowPrivate: outbound.allowPrivate, deniedLoopbackPorts: outbound.deniedLoopbackPorts }, 'outbound policy');
 
     let worker: Worker | undefined;
     if (env.RUN_WORKER) {
@@ -122,9 +132,10 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
           db,
           logger,
           masterKey,
-          allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
+          outbound,
           temporal,
           chain,
+          x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
           sandboxSettlementDelayMs: env.SANDBOX_SETTLEMENT_DELAY_MS,
         }),
       });
@@ -140,6 +151,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
     const health = createHealthChecker({
       db,
+      logger,
       pingTemporal: async () => {
         await connection.workflowService.getSystemInfo({});
       },
@@ -169,13 +181,15 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         publicUrl,
         trustProxy: env.TRUST_PROXY,
         events,
-        allowPrivateUrls: env.ALLOW_PRIVATE_URLS,
+        outbound,
         temporal,
         chain,
         agentRateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
+        x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
         sandboxPaidApi: chain.info.sandbox,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
+        operatorToken: env.OPERATOR_TOKEN,
       });
       // Registered before listen: closing drains in-flight requests first.
       cleanups.push(() => app.close());
@@ -201,6 +215,21 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
     await stop();
     throw error;
   }
+}
+
+/**
+ * Ports of this product's own services that a loopback URL could reach: the Temporal
+ * frontend, its UI, HTTP API and metrics, the database (the PGlite socket, or PostgreSQL) and the sandbox chain.
+ * Outbound calls never go there, even in the sandbox where loopback is otherwise allowed.
+ */
+async function ownServicePorts(env: Env, started: { temporalAddress: string; temporalPorts: number[]; chain: EvmChain }): Promise<number[]> {
+  // The embedded dev server's front end, UI, HTTP API and metrics; a cluster's front end.
+  const ports = [Number(started.temporalAddress.split(':').pop()), ...started.temporalPorts];
+  if (env.DATABASE_URL) ports.push(Number(new URL(env.DATABASE_URL).port || 5432));
+  const socketPort = env.DATABASE_URL ? null : (await readLock(env.DATA_DIR))?.socketPort;
+  if (socketPort) ports.push(socketPort);
+  if (started.chain.info.sandbox) ports.push(Number(new URL(started.chain.rpcUrl).port || 80));
+  return [...new Set(ports.filter((port) => port > 0))];
 }
 
 async function assertRemoteWorkerPolls(connection: Connection, namespace: string): Promise<void> {

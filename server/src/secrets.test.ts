@@ -1,4 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -37,6 +37,25 @@ describe('secrets at rest', () => {
     const key = randomBytes(32);
     const loaded = await loadMasterKey({ masterKey: key.toString('base64'), dataDir: '/nonexistent' });
     expect(loaded.equals(key)).toBe(true);
+  });
+
+  it('reads MASTER_KEY_FILE (a Docker secret) when MASTER_KEY is unset, and writes no key of its own', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'purser-key-'));
+    const key = randomBytes(32);
+    const file = path.join(dir, 'master_key');
+    writeFileSync(file, `${key.toString('base64')}\n`);
+    const loaded = await loadMasterKey({ masterKeyFile: file, dataDir: dir });
+    expect(loaded.equals(key)).toBe(true);
+    expect(existsSync(path.join(dir, MASTER_KEY_FILE))).toBe(false);
+  });
+
+  it('refuses a MASTER_KEY_FILE that is missing or holds no 32-byte key, naming it', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'purser-key-'));
+    const short = path.join(dir, 'short');
+    writeFileSync(short, randomBytes(16).toString('base64'));
+    await expect(loadMasterKey({ masterKeyFile: short, dataDir: dir })).rejects.toThrow(`MASTER_KEY_FILE ${short} does not hold a 32-byte base64 key`);
+    const missing = path.join(dir, 'missing');
+    await expect(loadMasterKey({ masterKeyFile: missing, dataDir: dir })).rejects.toThrow(`MASTER_KEY_FILE ${missing} cannot be read`);
   });
 
   it('derives distinct keys per purpose', () => {

@@ -15,9 +15,20 @@ export interface EncryptedSecret {
   tag: Buffer;
 }
 
-/** MASTER_KEY from the environment, else the key file under DATA_DIR, created on first use. */
-export async function loadMasterKey(options: { masterKey?: string; dataDir: string }): Promise<Buffer> {
+/**
+ * MASTER_KEY from the environment, else the file MASTER_KEY_FILE names (how Docker secrets are
+ * handed over), else the key file under DATA_DIR, created on first use.
+ */
+export async function loadMasterKey(options: { masterKey?: string; masterKeyFile?: string; dataDir: string }): Promise<Buffer> {
   if (options.masterKey) return Buffer.from(options.masterKey, 'base64');
+  if (options.masterKeyFile) {
+    const text = await readFile(options.masterKeyFile, 'utf8').catch((error: unknown) => {
+      throw new Error(`MASTER_KEY_FILE ${options.masterKeyFile} cannot be read: ${(error as Error).message}`, { cause: error });
+    });
+    const key = Buffer.from(text.trim(), 'base64');
+    if (key.length !== 32) throw new Error(`MASTER_KEY_FILE ${options.masterKeyFile} does not hold a 32-byte base64 key`);
+    return key;
+  }
   const file = path.join(options.dataDir, MASTER_KEY_FILE);
   try {
     const key = Buffer.from((await readFile(file, 'utf8')).trim(), 'base64');

@@ -10,7 +10,7 @@ import { createRails, type CreateRailsOptions } from './services/rails/create-ra
 import { createWebhookSender } from './services/webhooks/deliver-webhook';
 import type { AppDeps } from './trpc/context';
 
-export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'masterKey' | 'allowPrivateUrls' | 'temporal'> {
+export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'masterKey' | 'outbound' | 'temporal' | 'x402MaxValiditySeconds'> {
   /** The EVM chain x402 payments settle on; without it the x402-base rail refuses. */
   chain?: EvmChain;
   /** Settlement delay of the sandbox card and bank simulators (their defaults when absent). */
@@ -23,12 +23,12 @@ export function createWorkerActivities(deps: WorkerActivityDeps) {
   const rails = createRails({
     prisma: deps.db.prisma,
     ...(delay === undefined ? {} : { card: { settlementDelayMs: delay }, bank: { settlementDelayMs: delay } }),
-    ...(deps.chain ? { x402: { masterKey: deps.masterKey, chain: deps.chain } } : {}),
+    ...(deps.chain ? { x402: { masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds } } : {}),
     ...deps.rails,
   });
   return createActivities({
     db: deps.db,
     payments: createPaymentSteps({ db: deps.db, temporal: deps.temporal, logger: deps.logger, rails }),
-    webhooks: createWebhookSender({ db: deps.db, masterKey: deps.masterKey, allowPrivateUrls: deps.allowPrivateUrls }),
+    webhooks: createWebhookSender({ db: deps.db, masterKey: deps.masterKey, outbound: deps.outbound }),
   });
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentInfoView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { createOutboundPolicy } from '../src/services/outbound/outbound-policy';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const BASE = '/functions/v1/mcp-server';
@@ -168,20 +169,25 @@ describe('input', () => {
     expect(await snapshot()).toEqual(before);
   });
 
-  it('refuses upstream URLs that are not http(s), and private addresses when the deployment forbids them', async () => {
+  it('refuses upstream URLs that are not http(s), metadata addresses in the sandbox, and loopback and private ones outside it', async () => {
     const agent = await createAgent();
     const ftp = await call('POST', '/x402/requirements', as(agent), { url: 'ftp://example.com/file' });
     expect(ftp.statusCode).toBe(400);
     expect(ftp.json()).toMatchObject({ error: { code: 'VALIDATION_FAILED', message: 'url must be an absolute http:// or https:// URL' } });
 
-    const locked = await createTestApp({ allowPrivateUrls: false });
+    // The sandbox reaches loopback sellers, never the metadata service.
+    const metadata = await call('POST', '/x402/requirements', as(agent), { url: 'http://169.254.169.254/latest/meta-data/iam/' });
+    expect(metadata.statusCode).toBe(400);
+    expect(metadata.json()).toEqual({ error: { code: 'URL_NOT_ALLOWED', message: 'URL refused: 169.254.169.254 is a link-local address' } });
+
+    const locked = await createTestApp({ outbound: createOutboundPolicy() });
     try {
       const lockedOwner = await signUpTestOwner(locked.app, locked.deps.db.prisma);
       const lockedAgent = await createAgent(locked.app, lockedOwner.headers);
       for (const url of ['http://127.0.0.1:9/', 'http://169.254.169.254/latest/meta-data', 'http://[::1]/', 'http://10.1.2.3/']) {
         const response = await call('POST', '/x402/requirements', as(lockedAgent), { url }, locked.app);
         expect(response.statusCode, url).toBe(400);
-        expect((response.json() as { error: { message: string } }).error.message, url).toMatch(/public address/);
+        expect((response.json() as { error: { code: string; message: string } }).error, url).toMatchObject({ code: 'URL_NOT_ALLOWED', message: expect.stringMatching(/^URL refused: /) });
       }
     } finally {
       await locked.cleanup();
@@ -202,6 +208,58 @@ describe('rate limits', () => {
       const refused = await call('GET', '/transactions', as(first), undefined, limited.app);
       expect(refused.json()).toMatchObject({ error: { code: 'RATE_LIMITED' } });
       expect((await call('GET', '/transactions', as(second), undefined, limited.app)).statusCode).toBe(200);
+    } finally {
+      await limited.cleanup();
+    }
+  });
+
+  it('counts every JSON-RPC message of an MCP batch, and refuses a batch larger than what is left whole, running none of it', async () => {
+    const limited = await createTestApp({ agentRateLimitPerMinute: 5 });
+    try {
+      const limitedOwner = await signUpTestOwner(limited.app, limited.deps.db.prisma);
+      const agent = await createAgent(limited.app, limitedOwner.headers);
+      const mcp = (messages: unknown) =>
+        call('POST', '/mcp', { ...as(agent), accept: 'application/json, text/event-stream', 'content-type': 'application/json' }, messages, limited.app);
+      const list = (count: number, first = 1) => Array.from({ length: count }, (_, i) => ({ jsonrpc: '2.0', id: first + i, method: 'tools/list' }));
+      const payment = {
+        jsonrpc: '2.0',
+        id: 99,
+        method: 'tools/call',
+        params: { name: 'make_payment', arguments: { amount: 1, to_address: 'acct_batch_test' } },
+      };
+      const changes = async () => ({
+        intents: await limited.deps.db.prisma.paymentIntent.count(),
+        ledger: await limited.deps.db.prisma.ledgerTransaction.count(),
+        agentTransactions: await limited.deps.db.prisma.agentTransaction.count(),
+      });
+      const before = await changes();
+
+      // More messages than the agent may send in a minute: refused, and nothing counted.
+      const tooBig = await mcp([...list(5), payment]);
+      expect(tooBig.statusCode).toBe(429);
+      expect(tooBig.json()).toEqual({
+        error: {
+          code: 'RATE_LIMITED',
+          message: expect.stringMatching(/^This batch holds 6 MCP messages, each counted as a call, and 5 of this agent's 5 calls per minute are left\. Nothing was run\..*at most 5 messages per batch\.$/),
+        },
+      });
+
+      // A batch of three uses three of the five calls, message by message.
+      const three = await mcp(list(3));
+      expect(three.statusCode).toBe(200);
+      expect(three.json()).toHaveLength(3);
+
+      // Two are left: a batch of three (one of them a payment) is refused whole and changes nothing...
+      const refused = await mcp([...list(2, 10), payment]);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toBeDefined();
+      expect(refused.json().error).toMatchObject({ code: 'RATE_LIMITED', message: expect.stringContaining("and 2 of this agent's 5 calls per minute are left") });
+      expect(await changes()).toEqual(before);
+
+      // ...a batch of two still fits, and then not even a single call does.
+      expect((await mcp(list(2, 20))).statusCode).toBe(200);
+      expect((await mcp({ jsonrpc: '2.0', id: 30, method: 'tools/list' })).statusCode).toBe(429);
+      expect((await call('GET', '/transactions', as(agent), undefined, limited.app)).statusCode).toBe(429);
     } finally {
       await limited.cleanup();
     }

@@ -23,6 +23,7 @@ import { startChain } from '../src/services/chain/start-chain';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
+import { createFundedAgent as createAgentWithFunds } from './support/x402-fixtures';
 
 const BASE = '/functions/v1/mcp-server';
 const WEATHER_PRICE = 10_000n; // $0.01
@@ -67,27 +68,8 @@ function owner_(method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object)
 }
 
 /** An agent made and funded the way owners do it; in the sandbox funding also mints its USDC on chain. */
-async function createFundedAgent(options: { fund: number; maxTransaction?: number; dailyLimit?: number; approvalThreshold?: number }): Promise<Agent> {
-  const created = await owner_('POST', '/api/v1/agents', {
-    name: `Agent ${Math.random().toString(36).slice(2, 8)}`,
-    max_transaction_amount: options.maxTransaction ?? 5,
-    max_daily_limit: options.dailyLimit ?? 50,
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const body = created.json() as { agent: { id: string; did: string; agent_wallets: { evm_wallet_address: Address } }; api_key: { key: string } };
-  if (options.approvalThreshold !== undefined) {
-    const rules = await owner_('PATCH', `/api/v1/agents/${body.agent.id}/spending-rules`, { approval_threshold: options.approvalThreshold });
-    expect(rules.statusCode, rules.body).toBe(200);
-  }
-  const funded = await owner_('POST', '/api/v1/wallet/fund-agent', { agent_id: body.agent.id, amount: options.fund });
-  expect(funded.statusCode, funded.body).toBe(200);
-  return {
-    id: body.agent.id,
-    did: body.agent.did,
-    key: body.api_key.key,
-    address: body.agent.agent_wallets.evm_wallet_address,
-    headers: { 'x-agent-did': body.agent.did, authorization: `Bearer ${body.api_key.key}` },
-  };
+function createFundedAgent(options: { fund: number; maxTransaction?: number; dailyLimit?: number; approvalThreshold?: number }): Promise<Agent> {
+  return createAgentWithFunds(env.testApp.app, owner, options);
 }
 
 async function agentCall(agent: Agent, method: 'GET' | 'POST', path: string, payload?: object, headers: Record<string, string> = {}) {

@@ -396,12 +396,12 @@ describe('the configured network for the connect page', () => {
     const owner = await newOwner();
     const response = await trpcQuery('chain.network', undefined, owner.token);
     expect(response.statusCode).toBe(200);
-    // The test app's chain (chainNotInThisTest): Base Sepolia's id, not a sandbox, no links.
+    // The test app's chain (chainNotInThisTest): Base Sepolia's id, said to be the sandbox, no links.
     expect(response.json().result.data).toEqual({
       network: 'eip155:84532',
       name: 'No chain in this test',
       chain_id: 84532,
-      sandbox: false,
+      sandbox: true,
       usdc_address: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
       explorer_url: null,
       faucet_url: null,

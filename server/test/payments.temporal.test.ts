@@ -13,6 +13,7 @@ import type { IntentView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { paymentWorkflowId } from '@purser/workflows';
 import type { PaymentProgress } from '@purser/workflows/workflows/payment';
+import { startPaymentWorkflow } from '../src/services/intents/payment-workflows';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
@@ -338,6 +339,24 @@ describe('durability', () => {
     expect(await holdBalance(agentId)).toBe(0n);
     await expectLedgerSound();
   }, 180_000);
+
+  it('never runs a finished payment again: a second start with its workflow id is refused, and nothing moves twice', async () => {
+    const agentId = await createFundedAgent({ fund: 100 });
+    await env.runWorker(async () => {
+      const intent = await createIntent({ agentId, amount: 5 });
+      expect((await workflowResult(intent.id)).status).toBe('settled');
+      const handle = env.client.workflow.getHandle(paymentWorkflowId(intent.id));
+      const first = await handle.describe();
+      // What a retried request or a replayed queue message would do once the payment has ended.
+      await startPaymentWorkflow(env.temporal, { id: intent.id, maxRetries: intent.maxRetries });
+      const latest = await handle.describe();
+      expect(latest.runId).toBe(first.runId);
+      expect(latest.status.name).toBe('COMPLETED');
+      expect(await ledgerTypesOf(intent.id)).toEqual(['payment_capture', 'payment_hold']);
+    });
+    expect(await agentBalance(agentId)).toBe(95_000_000n);
+    await expectLedgerSound();
+  });
 
   it('fails an intent whose rail cannot carry it before any money moves', async () => {
     const agentId = await createFundedAgent({ fund: 20 });

@@ -1,15 +1,16 @@
 /**
  * Owner policies on a real database, through REST (/api/v1 with policyRoutes), the tRPC
  * policies router and the services: create, list, versioned updates, switching on and off,
- * deletion, ownership, validation messages, the audit trail, and loadApplicablePolicies, which
- * the payment gate reads.
+ * deletion, ownership, validation messages, the audit trail, and loadApplicablePolicies and
+ * loadGateInput, which the payment gate reads.
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgentInput } from '@purser/core';
 import { createPolicyInput, updatePolicyInput, type CreatePolicyBody, type PolicyView } from '@purser/core/contracts/policies';
-import type { PrismaClient } from '@purser/db';
+import type { Prisma, PrismaClient } from '@purser/db';
+import { evaluateGate } from '@purser/workflows/workflows/gate';
 import { createAgent } from '../src/services/agents/create-agent';
 import { deleteAgent } from '../src/services/agents/delete-agent';
 import { verifyAuditChain } from '../src/services/audit/verify-audit-chain';
@@ -17,6 +18,7 @@ import { createPolicy } from '../src/services/policies/create-policy';
 import { deletePolicy } from '../src/services/policies/delete-policy';
 import { getPolicy } from '../src/services/policies/get-policy';
 import { listPolicies } from '../src/services/policies/list-policies';
+import { loadGateInput } from '../src/services/payments/gate';
 import { loadApplicablePolicies } from '../src/services/policies/load-applicable-policies';
 import { updatePolicy } from '../src/services/policies/update-policy';
 import type { HttpMethod } from '../src/http/api-v1/define-route';
@@ -63,10 +65,13 @@ function auditOf(policyIds: string[]) {
   return prisma.auditEvent.findMany({ where: { subject: { in: policyIds.map((id) => `policy:${id}`) } }, orderBy: { seq: 'asc' } });
 }
 
+type IntentFields = Pick<Prisma.PaymentIntentUncheckedCreateInput, 'rail' | 'merchant' | 'toAddress' | 'metadata'>;
+
 /** A payment intent row as the payment engine writes one, and a policy attached to it. */
-async function intentWithPolicy(owner: SignedUpOwner, agentId: string, rules: object): Promise<{ intentId: string; policyId: string }> {
+async function intentWithPolicy(owner: SignedUpOwner, agentId: string, rules: object, fields: IntentFields = {}): Promise<{ intentId: string; policyId: string }> {
   const intent = await prisma.paymentIntent.create({
     data: {
+      ...fields,
       ownerId: owner.userId,
       agentId,
       createdBy: 'owner',
@@ -358,6 +363,62 @@ describe('loadApplicablePolicies', () => {
     const agentId = await newAgentId(owner);
     await prisma.policy.create({ data: { ownerId: owner.userId, name: 'Broken', version: 1, rules: { dailyLimt: '1' } } });
     expect(await errorOf(loadApplicablePolicies(prisma, { ownerId: owner.userId, agentId }))).toMatchObject({ code: 'INTERNAL', message: expect.stringMatching(/^Stored policy "Broken" version 1/) });
+  });
+});
+
+describe('merchant rules at the gate of an x402 payment', () => {
+  const payTo = '0x52908400098527886E0F7030069857D2E4169EE7';
+  /** As /x402/sign-payment writes an intent: the merchant is the host of the URL the agent gave. */
+  function x402Intent(urlFetched?: true): IntentFields {
+    const requirement = { scheme: 'exact', network: 'eip155:84532', asset: '0x036CbD53842c5426634e7929541eC2318f3dCF7e', payTo, maxTimeoutSeconds: 60, amount: '1000000' };
+    const url = 'https://api.example.com/report';
+    return {
+      rail: 'x402_base',
+      merchant: 'api.example.com',
+      toAddress: payTo,
+      metadata: { url, network: 'eip155:84532', x402: { x402_version: 2, requirement, resource: { url }, ...(urlFetched ? { url_fetched: true } : {}) } },
+    };
+  }
+
+  async function gate(intentId: string) {
+    const at = new Date();
+    const input = await prisma.$transaction((tx) => loadGateInput(tx, intentId, at));
+    return { input, evaluation: evaluateGate(input, at) };
+  }
+
+  it("treats the host of a URL the agent only named as its claim: a host allow-list refuses it, an allow-list naming payTo lets it through", async () => {
+    const owner = await signUpTestOwner(t.app, prisma, 'x402 buyer');
+    const agentId = await newAgentId(owner, 'Buyer');
+
+    const byHost = await intentWithPolicy(owner, agentId, { allowedMerchants: ['api.example.com'] }, x402Intent());
+    const hosted = await gate(byHost.intentId);
+    expect(hosted.input.intent).toMatchObject({ merchant: 'api.example.com', toAddress: payTo, merchantVerified: false });
+    expect(hosted.evaluation.decision).toBe('deny');
+    expect(hosted.evaluation.fired).toEqual([
+      expect.objectContaining({ rule: 'allowedMerchants', code: 'MERCHANT_NOT_ALLOWED', message: expect.stringContaining("is the agent's claim, not a URL Purser fetched") }),
+    ]);
+
+    const byAddress = await intentWithPolicy(owner, agentId, { allowedMerchants: [payTo.toLowerCase()] }, x402Intent());
+    const addressed = await gate(byAddress.intentId);
+    expect(addressed.input.intent.merchantVerified).toBe(false);
+    expect(addressed.evaluation).toMatchObject({ decision: 'allow', fired: [] });
+
+    const blocked = await intentWithPolicy(owner, agentId, { blockedMerchants: ['API.example.com'] }, x402Intent());
+    expect((await gate(blocked.intentId)).evaluation.fired.map((rule) => rule.code)).toEqual(['MERCHANT_BLOCKED']);
+  });
+
+  it('trusts the host of a URL Purser fetched itself, and the merchant of an intent on another rail', async () => {
+    const owner = await signUpTestOwner(t.app, prisma, 'x402 fetcher');
+    const agentId = await newAgentId(owner, 'Fetcher');
+    const rules = { allowedMerchants: ['api.example.com'] };
+
+    const fetched = await gate((await intentWithPolicy(owner, agentId, rules, x402Intent(true))).intentId);
+    expect(fetched.input.intent.merchantVerified).toBe(true);
+    expect(fetched.evaluation.decision).toBe('allow');
+
+    const ledger = await gate((await intentWithPolicy(owner, agentId, rules, { merchant: 'api.example.com' })).intentId);
+    expect(ledger.input.intent).toMatchObject({ toAddress: null, merchantVerified: true });
+    expect(ledger.evaluation.decision).toBe('allow');
   });
 });
 

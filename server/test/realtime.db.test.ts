@@ -18,7 +18,8 @@ let baseUrl: string;
 let prisma: PrismaClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Open streams re-check their credentials every 100 ms here (2 s in production).
+  t = await createTestApp({ realtimeAuthCheckMs: 100 });
   baseUrl = await t.app.listen({ port: 0, host: '127.0.0.1' });
   prisma = t.deps.db.prisma;
 }, 120_000);
@@ -330,9 +331,64 @@ describe('realtime subscriptions over server-sent events', () => {
     stream.close();
   });
 
+  it('end a stream with UNAUTHORIZED soon after its session signs out', async () => {
+    const a = await createOwner();
+    const stream = await live('walletChanges', a);
+    const logout = await t.app.inject({ method: 'POST', url: '/auth/v1/logout', headers: { authorization: `Bearer ${a.token}` } });
+    expect(logout.statusCode).toBe(204);
+
+    const message = (await stream.message(10_000)) as { 'serialized-error': { data: { code: string } } };
+    expect(message['serialized-error'].data.code).toBe('UNAUTHORIZED');
+    expect(await stream.message(10_000)).toBeNull();
+  });
+
+  it('end a stream whose session was revoked through the database, as a sign-out on another replica does', async () => {
+    const a = await createOwner();
+    const stream = await live('agentChanges', a);
+    await prisma.session.updateMany({ where: { userId: a.userId }, data: { revokedAt: new Date() } });
+
+    const message = (await stream.message(10_000)) as { 'serialized-error': { data: { code: string } } };
+    expect(message['serialized-error'].data.code).toBe('UNAUTHORIZED');
+    expect(await stream.message(10_000)).toBeNull();
+  });
+
+  it('end a stream opened with an owner API key once the key is revoked', async () => {
+    const a = await createOwner();
+    const session = { authorization: `Bearer ${a.token}` };
+    const created = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: session, payload: { name: 'realtime' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const apiKey = created.json() as { id: string; key: string };
+    const stream = await subscribe('walletChanges', { token: apiKey.key });
+    expect(await stream.message()).toEqual({ type: 'sync' });
+
+    const revoked = await t.app.inject({ method: 'DELETE', url: `/api/v1/api-keys/${apiKey.id}`, headers: session });
+    expect(revoked.statusCode, revoked.body).toBe(200);
+    const message = (await stream.message(10_000)) as { 'serialized-error': { data: { code: string } } };
+    expect(message['serialized-error'].data.code).toBe('UNAUTHORIZED');
+    expect(await stream.message(10_000)).toBeNull();
+  });
+
+  it('keep the stream of a live session open across its credential checks', async () => {
+    const a = await createOwner();
+    const stream = await live('walletChanges', a);
+    // Several checks pass while nothing happens; the stream still delivers afterwards.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deposit(a, 1_000_000n);
+    expect(await stream.message()).toEqual({ type: 'changed', walletId: a.walletId });
+    stream.close();
+  });
+
   it('drop the subscription of a client that disconnects', async () => {
     const a = await createOwner();
-    const before = t.deps.events.subscriptionCount();
+    // Streams the earlier tests closed are dropped asynchronously: count once they are gone.
+    let before = -1;
+    await until(async () => {
+      const now = t.deps.events.subscriptionCount();
+      const settled = now === before;
+      before = now;
+      if (!settled) await new Promise((resolve) => setTimeout(resolve, 200));
+      return settled;
+    }, 'earlier subscriptions to settle');
     const stream = await live('walletChanges', a);
     expect(t.deps.events.subscriptionCount()).toBe(before + 1);
     stream.close();

@@ -13,6 +13,7 @@ import { freePort } from '../../scripts/lib.mjs';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CODE = /^PURSER-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}$/;
 const dataDir = mkdtempSync(path.join(tmpdir(), 'purser-start-'));
+const OPERATOR_TOKEN = 'operator-token-of-the-start-test-0123456789';
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -35,6 +36,7 @@ async function productEnv() {
     TEMPORAL_ADDRESS: '',
     LOG_LEVEL: 'warn',
     LOG_PRETTY: 'false',
+    OPERATOR_TOKEN,
   };
 }
 
@@ -133,7 +135,9 @@ describe('npm start', () => {
         temporal: 'up',
         worker: 'up',
       });
-      const deep = await fetch(`${started.appUrl}/healthz?deep=true`);
+      // The deep check runs a workflow end to end: the operator's alone.
+      expect((await fetch(`${started.appUrl}/healthz?deep=true`)).status).toBe(401);
+      const deep = await fetch(`${started.appUrl}/healthz?deep=true`, { headers: { authorization: `Bearer ${OPERATOR_TOKEN}` } });
       expect(deep.status).toBe(200);
 
       const landing = await fetch(`${started.appUrl}/`);

@@ -33,6 +33,11 @@ beforeAll(async () => {
     : testApp.deps.db.prisma;
 });
 
+/** The test app's deps with the burst client, for services that take deps. */
+function burstDeps(): TestApp['deps'] {
+  return { ...testApp.deps, db: { ...testApp.deps.db, prisma } };
+}
+
 afterAll(async () => {
   if (prisma && prisma !== testApp?.deps.db.prisma) await prisma.$disconnect();
   await testApp?.cleanup();
@@ -76,7 +81,7 @@ describe('concurrency', () => {
     const agents = [await createAgent(prisma, owner.userId), await createAgent(prisma, owner.userId)];
     const balance = usd('25.55');
     const amount = usd('0.3');
-    await topUpWallet(prisma, owner.userId, { amount: balance, currency: 'USDC' });
+    await topUpWallet(burstDeps(), owner.userId, { amount: balance, currency: 'USDC' });
     const expectedSuccesses = Number(balance / amount); // 85, leaving 0.05
 
     const monitor = watchOpenTransactions();
@@ -113,8 +118,8 @@ describe('concurrency', () => {
     const owners = await Promise.all([createOwner(prisma), createOwner(prisma), createOwner(prisma)]);
     const agents = await Promise.all(owners.map((o) => createAgent(prisma, o.userId)));
     for (const owner of owners) {
-      await topUpWallet(prisma, owner.userId, { amount: usd('10'), currency: 'USDC' });
-      await topUpWallet(prisma, owner.userId, { amount: usd('10'), currency: 'USDT' });
+      await topUpWallet(burstDeps(), owner.userId, { amount: usd('10'), currency: 'USDC' });
+      await topUpWallet(burstDeps(), owner.userId, { amount: usd('10'), currency: 'USDT' });
     }
 
     const calls = Array.from({ length: 120 }, (_, i) => {
@@ -122,7 +127,7 @@ describe('concurrency', () => {
       const owner = owners[index]!;
       const currency = i % 4 < 2 ? ('USDC' as const) : ('USDT' as const);
       return i % 5 === 0
-        ? topUpWallet(prisma, owner.userId, { amount: usd('0.5'), currency })
+        ? topUpWallet(burstDeps(), owner.userId, { amount: usd('0.5'), currency })
         : fundAgent(prisma, owner.userId, { agentId: agents[index]!.agentId, amount: usd('1.1'), currency });
     });
     const results = await Promise.allSettled(calls);

@@ -126,7 +126,7 @@ describe('POST /functions/v1/fund-agent', () => {
   it("moves money to the owner's agent and records both transactions", async () => {
     const owner = await signedInOwner();
     const agent = await createAgent(prisma, owner.userId, { name: 'Shopper' });
-    await topUpWallet(prisma, owner.userId, { amount: 10_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: 10_000_000n, currency: 'USDC' });
 
     const response = await post('/functions/v1/fund-agent', { agent_id: agent.agentId, amount: 4.25, currency: 'USDC' }, { token: owner.token });
 
@@ -147,7 +147,7 @@ describe('POST /functions/v1/fund-agent', () => {
   it("refuses a missing agent or amount with 'Please select an agent and enter a valid amount'", async () => {
     const owner = await signedInOwner();
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: 10_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: 10_000_000n, currency: 'USDC' });
     const before = await ledgerCounts();
     for (const body of [
       {},
@@ -171,7 +171,7 @@ describe('POST /functions/v1/fund-agent', () => {
   it("answers 422 INSUFFICIENT_FUNDS 'Insufficient balance' when the wallet cannot cover the amount", async () => {
     const owner = await signedInOwner();
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: 1_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: 1_000_000n, currency: 'USDC' });
     const response = await post('/functions/v1/fund-agent', { agent_id: agent.agentId, amount: 1.01, currency: 'USDC' }, { token: owner.token });
     expect(response.statusCode).toBe(422);
     expect(response.json()).toEqual({ error: { code: 'INSUFFICIENT_FUNDS', message: 'Insufficient balance' } });
@@ -183,7 +183,7 @@ describe('POST /functions/v1/fund-agent', () => {
     const alice = await signedInOwner('Alice');
     const bob = await signedInOwner('Bob');
     const aliceAgent = await createAgent(prisma, alice.userId);
-    await topUpWallet(prisma, bob.userId, { amount: 5_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, bob.userId, { amount: 5_000_000n, currency: 'USDC' });
 
     const response = await post('/functions/v1/fund-agent', { agent_id: aliceAgent.agentId, amount: 1, currency: 'USDC' }, { token: bob.token });
     expect(response.statusCode).toBe(404);
@@ -213,7 +213,7 @@ describe('idempotency keys over HTTP', () => {
   it('accept the key as the idempotency_key body field, and refuse a different body with 409', async () => {
     const owner = await signedInOwner();
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: 10_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: 10_000_000n, currency: 'USDC' });
     const body = { agent_id: agent.agentId, amount: 2, currency: 'USDC', idempotency_key: 'fund-field-1' };
 
     const first = await post('/functions/v1/fund-agent', body, { token: owner.token });
@@ -277,8 +277,8 @@ describe('tRPC wallet and transactions', () => {
     const alice = await signedInOwner('Alice');
     const bob = await signedInOwner('Bob');
     const aliceAgent = await createAgent(prisma, alice.userId);
-    await topUpWallet(prisma, alice.userId, { amount: 30_000_000n, currency: 'USDC' });
-    await topUpWallet(prisma, bob.userId, { amount: 1_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, alice.userId, { amount: 30_000_000n, currency: 'USDC' });
+    await topUpWallet(testApp.deps, bob.userId, { amount: 1_000_000n, currency: 'USDC' });
 
     const bobWallet = (await trpcQuery('wallet.get', bob.token)).json().result.data;
     expect(bobWallet).toMatchObject({ id: bob.walletId, user_id: bob.userId, balance_usdc: 1 });

@@ -45,7 +45,7 @@ describe('top-up', () => {
     const owner = await createOwner(prisma);
     const externalBefore = await prisma.ledgerAccount.findUniqueOrThrow({ where: { id: EXTERNAL_ACCOUNT_IDS.USDC } });
 
-    const { response, replayed } = await topUpWallet(prisma, owner.userId, { amount: usd('12.345678'), currency: 'USDC' });
+    const { response, replayed } = await topUpWallet(testApp.deps, owner.userId, { amount: usd('12.345678'), currency: 'USDC' });
 
     expect(replayed).toBe(false);
     expect(response.funding_source).toBe('sandbox');
@@ -69,8 +69,8 @@ describe('top-up', () => {
 
   it('keeps USDC and USDT apart', async () => {
     const owner = await createOwner(prisma);
-    await topUpWallet(prisma, owner.userId, { amount: usd('3'), currency: 'USDT' });
-    await topUpWallet(prisma, owner.userId, { amount: usd('0.000001'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('3'), currency: 'USDT' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('0.000001'), currency: 'USDC' });
 
     expect(await getOwnerWallet(prisma, owner.userId)).toEqual({
       id: owner.walletId,
@@ -86,9 +86,9 @@ describe('top-up', () => {
   it('refuses amounts that are not positive or exceed the sandbox limit, and moves nothing', async () => {
     const owner = await createOwner(prisma);
     const before = await ledgerCounts();
-    expect(await errorOf(topUpWallet(prisma, owner.userId, { amount: 0n, currency: 'USDC' }))).toMatchObject({ code: 'INVALID_AMOUNT', message: 'Please enter a valid amount' });
-    expect(await errorOf(topUpWallet(prisma, owner.userId, { amount: -1n, currency: 'USDC' }))).toMatchObject({ code: 'INVALID_AMOUNT' });
-    expect(await errorOf(topUpWallet(prisma, owner.userId, { amount: usd('1000000.000001'), currency: 'USDC' }))).toMatchObject({ code: 'INVALID_AMOUNT' });
+    expect(await errorOf(topUpWallet(testApp.deps, owner.userId, { amount: 0n, currency: 'USDC' }))).toMatchObject({ code: 'INVALID_AMOUNT', message: 'Please enter a valid amount' });
+    expect(await errorOf(topUpWallet(testApp.deps, owner.userId, { amount: -1n, currency: 'USDC' }))).toMatchObject({ code: 'INVALID_AMOUNT' });
+    expect(await errorOf(topUpWallet(testApp.deps, owner.userId, { amount: usd('1000000.000001'), currency: 'USDC' }))).toMatchObject({ code: 'INVALID_AMOUNT' });
     expect(await ledgerCounts()).toEqual(before);
     expect(await ownerBalances(prisma, owner.userId)).toEqual({ USDC: 0n, USDT: 0n });
     await expectLedgerSound();
@@ -99,7 +99,7 @@ describe('funding an agent', () => {
   it('moves money from the owner wallet to the agent wallet and records both transactions', async () => {
     const owner = await createOwner(prisma);
     const agent = await createAgent(prisma, owner.userId, { name: 'Research bot' });
-    await topUpWallet(prisma, owner.userId, { amount: usd('50'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('50'), currency: 'USDC' });
 
     const { response } = await fundAgent(prisma, owner.userId, { agentId: agent.agentId, amount: usd('20.5'), currency: 'USDC' });
 
@@ -133,7 +133,7 @@ describe('funding an agent', () => {
   it('refuses more than the balance with INSUFFICIENT_FUNDS and moves nothing', async () => {
     const owner = await createOwner(prisma);
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: usd('5'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('5'), currency: 'USDC' });
     const before = await ledgerCounts();
 
     const error = await errorOf(fundAgent(prisma, owner.userId, { agentId: agent.agentId, amount: usd('5.000001'), currency: 'USDC' }));
@@ -151,7 +151,7 @@ describe('funding an agent', () => {
   it('lets the whole balance go and leaves exactly zero', async () => {
     const owner = await createOwner(prisma);
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: usd('7.77'), currency: 'USDT' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('7.77'), currency: 'USDT' });
     await fundAgent(prisma, owner.userId, { agentId: agent.agentId, amount: usd('7.77'), currency: 'USDT' });
     expect(await ownerBalances(prisma, owner.userId)).toEqual({ USDC: 0n, USDT: 0n });
     expect(await agentBalances(prisma, agent.agentId)).toEqual({ USDC: 0n, USDT: 7_770_000n });
@@ -160,7 +160,7 @@ describe('funding an agent', () => {
 
   it('refuses suspended, deleted and wallet-less agents', async () => {
     const owner = await createOwner(prisma);
-    await topUpWallet(prisma, owner.userId, { amount: usd('10'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('10'), currency: 'USDC' });
     const suspended = await createAgent(prisma, owner.userId, { status: 'suspended' });
     const deleted = await createAgent(prisma, owner.userId, { status: 'deleted' });
     const walletless = await createAgent(prisma, owner.userId, { withWallet: false });
@@ -177,7 +177,7 @@ describe('funding an agent', () => {
 describe('the database guards', () => {
   it('refuses an overdraft with INSUFFICIENT_FUNDS even when the service check is skipped', async () => {
     const owner = await createOwner(prisma);
-    await topUpWallet(prisma, owner.userId, { amount: usd('1'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('1'), currency: 'USDC' });
     const before = await ledgerCounts();
 
     const attempt = prisma.$transaction(async (tx: TransactionClient) => {
@@ -202,8 +202,8 @@ describe('idempotency keys', () => {
   it('move money once when the same request is sent twice, and return the same response', async () => {
     const owner = await createOwner(prisma);
     const agent = await createAgent(prisma, owner.userId);
-    const first = await topUpWallet(prisma, owner.userId, { amount: usd('9'), currency: 'USDC' }, { idempotencyKey: 'top-up-1' });
-    const second = await topUpWallet(prisma, owner.userId, { amount: usd('9'), currency: 'USDC' }, { idempotencyKey: 'top-up-1' });
+    const first = await topUpWallet(testApp.deps, owner.userId, { amount: usd('9'), currency: 'USDC' }, { idempotencyKey: 'top-up-1' });
+    const second = await topUpWallet(testApp.deps, owner.userId, { amount: usd('9'), currency: 'USDC' }, { idempotencyKey: 'top-up-1' });
     expect(second).toEqual({ response: first.response, replayed: true });
     expect(first.replayed).toBe(false);
 
@@ -221,7 +221,7 @@ describe('idempotency keys', () => {
   it('move money once when 20 identical requests race, all answered with the same response', async () => {
     const owner = await createOwner(prisma);
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: usd('100'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('100'), currency: 'USDC' });
 
     // Only one funding of 60 fits in 100: a duplicate that ran instead of replaying would be
     // refused for insufficient funds rather than answered with the first response.
@@ -232,7 +232,7 @@ describe('idempotency keys', () => {
     for (const result of results) expect(result.response).toEqual(results[0]!.response);
 
     const topUps = await Promise.all(
-      Array.from({ length: 20 }, () => topUpWallet(prisma, owner.userId, { amount: usd('2'), currency: 'USDT' }, { idempotencyKey: 'burst-top-up' })),
+      Array.from({ length: 20 }, () => topUpWallet(testApp.deps, owner.userId, { amount: usd('2'), currency: 'USDT' }, { idempotencyKey: 'burst-top-up' })),
     );
     expect(topUps.filter((r) => !r.replayed)).toHaveLength(1);
     for (const result of topUps) expect(result.response).toEqual(topUps[0]!.response);
@@ -245,8 +245,8 @@ describe('idempotency keys', () => {
 
   it('treat equal amounts written differently as the same request', async () => {
     const owner = await createOwner(prisma);
-    const first = await topUpWallet(prisma, owner.userId, { amount: usd('10'), currency: 'USDC' }, { idempotencyKey: 'same-amount' });
-    const second = await topUpWallet(prisma, owner.userId, { amount: usd('10.000000'), currency: 'USDC' }, { idempotencyKey: 'same-amount' });
+    const first = await topUpWallet(testApp.deps, owner.userId, { amount: usd('10'), currency: 'USDC' }, { idempotencyKey: 'same-amount' });
+    const second = await topUpWallet(testApp.deps, owner.userId, { amount: usd('10.000000'), currency: 'USDC' }, { idempotencyKey: 'same-amount' });
     expect(second.response).toEqual(first.response);
     expect(await ownerBalances(prisma, owner.userId)).toEqual({ USDC: 10_000_000n, USDT: 0n });
     await expectLedgerSound();
@@ -255,14 +255,14 @@ describe('idempotency keys', () => {
   it('answer a reused key with a different body or endpoint with 409 and move nothing', async () => {
     const owner = await createOwner(prisma);
     const agent = await createAgent(prisma, owner.userId);
-    await topUpWallet(prisma, owner.userId, { amount: usd('10'), currency: 'USDC' }, { idempotencyKey: 'k' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('10'), currency: 'USDC' }, { idempotencyKey: 'k' });
     const before = await ledgerCounts();
 
-    expect(await errorOf(topUpWallet(prisma, owner.userId, { amount: usd('11'), currency: 'USDC' }, { idempotencyKey: 'k' }))).toMatchObject({
+    expect(await errorOf(topUpWallet(testApp.deps, owner.userId, { amount: usd('11'), currency: 'USDC' }, { idempotencyKey: 'k' }))).toMatchObject({
       code: 'IDEMPOTENCY_CONFLICT',
       status: 409,
     });
-    expect(await errorOf(topUpWallet(prisma, owner.userId, { amount: usd('10'), currency: 'USDT' }, { idempotencyKey: 'k' }))).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
+    expect(await errorOf(topUpWallet(testApp.deps, owner.userId, { amount: usd('10'), currency: 'USDT' }, { idempotencyKey: 'k' }))).toMatchObject({ code: 'IDEMPOTENCY_CONFLICT' });
     expect(await errorOf(fundAgent(prisma, owner.userId, { agentId: agent.agentId, amount: usd('10'), currency: 'USDC' }, { idempotencyKey: 'k' }))).toMatchObject({
       code: 'IDEMPOTENCY_CONFLICT',
     });
@@ -276,8 +276,8 @@ describe('idempotency keys', () => {
   it('belong to one owner: another owner may use the same key for their own request', async () => {
     const alice = await createOwner(prisma);
     const bob = await createOwner(prisma);
-    const a = await topUpWallet(prisma, alice.userId, { amount: usd('1'), currency: 'USDC' }, { idempotencyKey: 'shared' });
-    const b = await topUpWallet(prisma, bob.userId, { amount: usd('2'), currency: 'USDC' }, { idempotencyKey: 'shared' });
+    const a = await topUpWallet(testApp.deps, alice.userId, { amount: usd('1'), currency: 'USDC' }, { idempotencyKey: 'shared' });
+    const b = await topUpWallet(testApp.deps, bob.userId, { amount: usd('2'), currency: 'USDC' }, { idempotencyKey: 'shared' });
     expect(b.replayed).toBe(false);
     expect(b.response.transaction.id).not.toBe(a.response.transaction.id);
     expect(await ownerBalances(prisma, alice.userId)).toEqual({ USDC: 1_000_000n, USDT: 0n });
@@ -293,7 +293,7 @@ describe('idempotency keys', () => {
     expect(await errorOf(fundAgent(prisma, owner.userId, request, { idempotencyKey: 'retry-me' }))).toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     expect(await prisma.idempotencyRecord.count({ where: { principalId: owner.userId } })).toBe(0);
 
-    await topUpWallet(prisma, owner.userId, { amount: usd('3'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, owner.userId, { amount: usd('3'), currency: 'USDC' });
     const retried = await fundAgent(prisma, owner.userId, request, { idempotencyKey: 'retry-me' });
     expect(retried.replayed).toBe(false);
     expect(await agentBalances(prisma, agent.agentId)).toEqual({ USDC: 3_000_000n, USDT: 0n });
@@ -306,8 +306,8 @@ describe('owner isolation in the services', () => {
     const alice = await createOwner(prisma, 'Alice');
     const bob = await createOwner(prisma, 'Bob');
     const aliceAgent = await createAgent(prisma, alice.userId);
-    await topUpWallet(prisma, alice.userId, { amount: usd('40'), currency: 'USDC' });
-    await topUpWallet(prisma, bob.userId, { amount: usd('5'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, alice.userId, { amount: usd('40'), currency: 'USDC' });
+    await topUpWallet(testApp.deps, bob.userId, { amount: usd('5'), currency: 'USDC' });
     await fundAgent(prisma, alice.userId, { agentId: aliceAgent.agentId, amount: usd('1'), currency: 'USDC' });
 
     expect((await getOwnerWallet(prisma, bob.userId))?.id).toBe(bob.walletId);
@@ -332,14 +332,14 @@ describe('owner isolation in the services', () => {
     const user = await prisma.user.create({ data: { email: 'no-wallet@example.test', passwordHash: 'x', fullName: 'No Wallet' } });
     expect(await getOwnerWallet(prisma, user.id)).toBeNull();
     expect(await listOwnerTransactions(prisma, user.id)).toEqual([]);
-    expect(await errorOf(topUpWallet(prisma, user.id, { amount: usd('1'), currency: 'USDC' }))).toMatchObject({ code: 'NOT_FOUND' });
+    expect(await errorOf(topUpWallet(testApp.deps, user.id, { amount: usd('1'), currency: 'USDC' }))).toMatchObject({ code: 'NOT_FOUND' });
   });
 });
 
 describe('recent transactions', () => {
   it('are the newest 10, newest first', async () => {
     const owner = await createOwner(prisma);
-    for (let i = 1; i <= 12; i += 1) await topUpWallet(prisma, owner.userId, { amount: usd(String(i)), currency: 'USDC' });
+    for (let i = 1; i <= 12; i += 1) await topUpWallet(testApp.deps, owner.userId, { amount: usd(String(i)), currency: 'USDC' });
 
     const recent = await listOwnerTransactions(prisma, owner.userId);
     expect(recent.map((t) => t.amount)).toEqual([12, 11, 10, 9, 8, 7, 6, 5, 4, 3]);

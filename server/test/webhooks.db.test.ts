@@ -28,6 +28,7 @@ import type { PrismaClient } from '@purser/db';
 import { buildOpenApiDocument } from '../src/http/api-v1/openapi';
 import { webhookRoutes } from '../src/http/api-v1/webhook-routes';
 import { intentSelect, toIntentView } from '../src/services/intents/intent-view';
+import { createOutboundPolicy, parseAllowlist, type Resolve } from '../src/services/outbound/outbound-policy';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';
 import { deleteWebhookEndpoint } from '../src/services/webhooks/delete-webhook-endpoint';
@@ -40,7 +41,6 @@ import { redeliverWebhook } from '../src/services/webhooks/redeliver-webhook';
 import { rotateWebhookSecret } from '../src/services/webhooks/rotate-webhook-secret';
 import { updateWebhookEndpoint } from '../src/services/webhooks/update-webhook-endpoint';
 import { decryptWebhookSecret } from '../src/services/webhooks/webhook-secret';
-import { PRIVATE_ADDRESS_MESSAGE } from '../src/services/webhooks/webhook-url';
 import { webhooksRouter } from '../src/trpc/webhooks/router';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -165,17 +165,34 @@ describe('registering an endpoint', () => {
     }
   });
 
-  it('refuses loopback and private hosts when private URLs are not allowed, by address or by name', async () => {
-    const production = { ...t.deps, allowPrivateUrls: false };
+  it('refuses loopback and private hosts outside the sandbox, by address or by name', async () => {
+    const production = { ...t.deps, outbound: createOutboundPolicy() };
     for (const url of ['http://127.0.0.1:8080/hook', 'http://localhost:8080/hook', 'http://[::1]/hook', 'http://169.254.169.254/', 'http://10.0.0.7/', 'http://100.64.1.1/']) {
-      expect(await errorOf(create(alice, { url }, production)), url).toEqual({ code: 'VALIDATION_FAILED', message: PRIVATE_ADDRESS_MESSAGE });
+      expect(await errorOf(create(alice, { url }, production)), url).toEqual({ code: 'URL_NOT_ALLOWED', message: expect.stringMatching(/^URL refused: .* is a (loopback|link-local|private network) (address|name)$/) });
     }
     // A public address literal needs no lookup and passes.
     const created = await create(alice, { url: 'https://8.8.8.8/hook' }, production);
     expect(await errorOf(updateWebhookEndpoint(production, alice.userId, { endpointId: created.endpoint.id, url: 'http://127.0.0.1/x' }))).toEqual({
-      code: 'VALIDATION_FAILED',
-      message: PRIVATE_ADDRESS_MESSAGE,
+      code: 'URL_NOT_ALLOWED',
+      message: 'URL refused: 127.0.0.1 is a loopback address',
     });
+  });
+
+  it('refuses link-local and metadata hosts in the sandbox too, and names that resolve to them, with a 400', async () => {
+    const resolve: Resolve = async (hostname) => (hostname === 'hooks.rebind.test' ? [{ address: '169.254.169.254', family: 4 }] : []);
+    const sandbox = { ...t.deps, outbound: { ...t.deps.outbound, resolve } };
+    for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fe80::1]/hook', 'http://[::ffff:169.254.169.254]/', 'http://metadata.google.internal/', 'https://hooks.rebind.test/hook']) {
+      expect((await errorOf(create(alice, { url }, sandbox))).code, url).toBe('URL_NOT_ALLOWED');
+    }
+    const response = await call(alice, 'POST', '/webhooks', { url: 'http://169.254.169.254/latest/meta-data/' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: { code: 'URL_NOT_ALLOWED', message: 'URL refused: 169.254.169.254 is a link-local address' } });
+  });
+
+  it('registers a private host the allowlist names, and refuses its neighbours', async () => {
+    const production = { ...t.deps, outbound: createOutboundPolicy({ allowlist: parseAllowlist('10.0.0.7') }) };
+    await expect(create(alice, { url: 'http://10.0.0.7/hook' }, production)).resolves.toMatchObject({ endpoint: { url: 'http://10.0.0.7/hook' } });
+    expect((await errorOf(create(alice, { url: 'http://10.0.0.8/hook' }, production))).code).toBe('URL_NOT_ALLOWED');
   });
 
   it('allows at most 20 live endpoints per owner; deleting one makes room', async () => {
@@ -507,7 +524,7 @@ describe('the webhook sender', () => {
     const receiver = await startReceiver((_request, response) => response.writeHead(204).end());
     try {
       const { deliveryId, secret, eventId } = await deliveryTo(`${receiver.url}/hooks?x=1`);
-      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: true });
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound });
       const result = await sender.attemptDelivery(deliveryId, { retryInMs: 1000 });
       expect(result).toEqual({ delivered: true, stop: true, statusCode: 204, attempt: 1 });
 
@@ -535,7 +552,7 @@ describe('the webhook sender', () => {
     const receiver = await startReceiver((_request, response) => response.writeHead(500).end(`boom ${'x'.repeat(100_000)}`));
     try {
       const { deliveryId } = await deliveryTo(`${receiver.url}/`);
-      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: true });
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound });
       const before = Date.now();
       expect(await sender.attemptDelivery(deliveryId, { retryInMs: 60_000 })).toEqual({ delivered: false, stop: false, statusCode: 500, attempt: 1 });
       expect(await sender.attemptDelivery(deliveryId, { retryInMs: null })).toMatchObject({ attempt: 2 });
@@ -558,11 +575,11 @@ describe('the webhook sender', () => {
     }
   });
 
-  it('does not follow redirects', async () => {
-    const receiver = await startReceiver((_request, response) => response.writeHead(302, { location: '/elsewhere' }).end());
+  it('does not follow redirects, not even to the metadata address', async () => {
+    const receiver = await startReceiver((_request, response) => response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end());
     try {
       const { deliveryId } = await deliveryTo(`${receiver.url}/start`);
-      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: true });
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound });
       expect(await sender.attemptDelivery(deliveryId)).toMatchObject({ delivered: false, stop: false, statusCode: 302 });
       expect(receiver.received.map((r) => r.url)).toEqual(['/start']);
     } finally {
@@ -576,28 +593,68 @@ describe('the webhook sender', () => {
     });
     try {
       const { deliveryId } = await deliveryTo(`${receiver.url}/slow`);
-      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: true, fetchTimeoutMs: 300 });
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound, fetchTimeoutMs: 300 });
       expect(await sender.attemptDelivery(deliveryId)).toMatchObject({ delivered: false, stop: false, statusCode: null, attempt: 1 });
       const [attempt] = (await getWebhookDelivery(t.deps, erin.userId, deliveryId)).attemptLog;
-      expect(attempt?.error).toBe('Timed out after 300 ms');
+      expect(attempt?.error).toBe('The webhook endpoint 127.0.0.1 did not answer within the 300 ms limit');
       expect(attempt?.latencyMs).toBeGreaterThanOrEqual(250);
     } finally {
       await receiver.close();
     }
   });
 
-  it('refuses loopback at delivery time when private URLs are not allowed, by address and by name (DNS rebinding)', async () => {
+  it('refuses loopback at delivery time outside the sandbox, by address and by name (DNS rebinding)', async () => {
     const receiver = await startReceiver((_request, response) => response.writeHead(200).end());
     try {
       const port = new URL(receiver.url).port;
-      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: false });
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: createOutboundPolicy() });
       for (const url of [`${receiver.url}/by-address`, `http://localhost:${port}/by-name`]) {
         // Registered while private URLs were allowed; the name could as well have changed since.
         const { deliveryId } = await deliveryTo(url);
         expect(await sender.attemptDelivery(deliveryId)).toMatchObject({ delivered: false, stop: false, statusCode: null, attempt: 1 });
         const [attempt] = (await getWebhookDelivery(t.deps, erin.userId, deliveryId)).attemptLog;
-        expect(attempt?.error, url).toMatch(/^Refused: /);
+        expect(attempt?.error, url).toMatch(/^URL refused: /);
       }
+      expect(receiver.received).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses at delivery time a name that now resolves to the metadata address, and logs why', async () => {
+    const receiver = await startReceiver((_request, response) => response.writeHead(200).end());
+    try {
+      const port = new URL(receiver.url).port;
+      // Registered when the name did not resolve yet; it answers now with the metadata address.
+      const { deliveryId } = await deliveryTo(`http://hooks.rebind.test:${port}/hook`);
+      let answer = '169.254.169.254';
+      const resolve: Resolve = async () => [{ address: answer, family: 4 }];
+      const outbound = { ...t.deps.outbound, resolve };
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound });
+      expect(await sender.attemptDelivery(deliveryId, { retryInMs: 1000 })).toMatchObject({ delivered: false, stop: false, statusCode: null, attempt: 1 });
+      const detail = await getWebhookDelivery(t.deps, erin.userId, deliveryId);
+      expect(detail).toMatchObject({ status: 'pending', lastError: 'URL refused: hooks.rebind.test resolves to 169.254.169.254, a link-local address' });
+      expect(detail.attemptLog).toMatchObject([{ attempt: 1, statusCode: null, succeeded: false, error: 'URL refused: hooks.rebind.test resolves to 169.254.169.254, a link-local address' }]);
+      expect(receiver.received).toEqual([]);
+
+      // The same name answering with loopback again is delivered: the socket goes where the check looked.
+      answer = '127.0.0.1';
+      expect(await sender.attemptDelivery(deliveryId)).toMatchObject({ delivered: true, statusCode: 200, attempt: 2 });
+      expect(receiver.received.map((request) => request.headers.host)).toEqual([`hooks.rebind.test:${port}`]);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("refuses a loopback receiver on a port of the product's own services, even in the sandbox", async () => {
+    const receiver = await startReceiver((_request, response) => response.writeHead(200).end());
+    try {
+      const port = Number(new URL(receiver.url).port);
+      const { deliveryId } = await deliveryTo(`${receiver.url}/temporal-ui`);
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: { ...t.deps.outbound, deniedLoopbackPorts: [port] } });
+      expect(await sender.attemptDelivery(deliveryId)).toMatchObject({ delivered: false, statusCode: null });
+      const [attempt] = (await getWebhookDelivery(t.deps, erin.userId, deliveryId)).attemptLog;
+      expect(attempt?.error).toBe(`URL refused: 127.0.0.1 is a loopback address on port ${port}, which belongs to this deployment's own services`);
       expect(receiver.received).toEqual([]);
     } finally {
       await receiver.close();
@@ -607,7 +664,7 @@ describe('the webhook sender', () => {
   it('stops without sending when the endpoint was disabled or deleted', async () => {
     const receiver = await startReceiver((_request, response) => response.writeHead(200).end());
     try {
-      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: true });
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound });
       const first = await deliveryTo(`${receiver.url}/off`);
       await updateWebhookEndpoint(t.deps, erin.userId, { endpointId: first.endpointId, enabled: false });
       expect(await sender.attemptDelivery(first.deliveryId)).toEqual({ delivered: false, stop: true, statusCode: null, attempt: 0 });

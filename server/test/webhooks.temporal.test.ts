@@ -61,7 +61,7 @@ beforeAll(async () => {
     namespace: 'default',
     taskQueue,
     workflowsPath: WORKFLOWS_PATH,
-    activities: createWebhookActivities(createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, allowPrivateUrls: true })),
+    activities: createWebhookActivities(createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound })),
   });
   running = worker.run();
 }, 180_000);

@@ -33,6 +33,11 @@ export interface DevServer {
   address: string;
   /** Web UI URL, or '' when running headless. */
   uiUrl: string;
+  /**
+   * Every port it listens on: gRPC front end, UI, HTTP API (which can signal workflows) and
+   * metrics. The product keeps its own outbound requests away from all of them.
+   */
+  ports: number[];
   pid: number;
   /** SIGTERM, then SIGKILL after a grace period; resolves once the process is gone. Idempotent. */
   stop(): Promise<void>;
@@ -56,7 +61,13 @@ export async function startTemporalDevServer({
   // it in between, which is an acceptable risk for a dev server and tests.
   const grpcPort = port || (await findFreePort());
   const address = `${HOST}:${grpcPort}`;
-  const args = ['server', 'start-dev', '--db-filename', dbFile, '--port', String(grpcPort), '--ip', HOST, '--log-level', 'warn'];
+  // Chosen here rather than left to the CLI, so they are known (and fenced off) too.
+  const httpPort = await findFreePort();
+  const metricsPort = await findFreePort();
+  const args = [
+    'server', 'start-dev', '--db-filename', dbFile, '--port', String(grpcPort), '--ip', HOST, '--log-level', 'warn',
+    '--http-port', String(httpPort), '--metrics-port', String(metricsPort),
+  ];
   args.push(...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']));
   if (namespace !== 'default') args.push('--namespace', namespace);
 
@@ -113,7 +124,7 @@ export async function startTemporalDevServer({
   ready = true;
   const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : '';
   log(`temporal dev server ready at ${address}${uiUrl ? `, UI ${uiUrl}` : ''} in ${Date.now() - startedAt} ms (pid ${child.pid})`);
-  return { address, uiUrl, pid: child.pid!, stop };
+  return { address, uiUrl, ports: [grpcPort, ...(uiPort ? [uiPort] : []), httpPort, metricsPort], pid: child.pid!, stop };
 }
 
 /** Polls the front end with a cheap call until the namespace is served. */

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +107,24 @@ describe('temporal dev server', () => {
     expect(isRunning(server.pid)).toBe(false);
     expect(processesMentioning(dbFile)).toEqual([]);
     await server.stop(); // idempotent
+  }, 120_000);
+
+  it('reports every port it listens on, the HTTP API and metrics included, so the product can fence them off', async () => {
+    const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, `ports-${randomUUID()}.db`), uiPort: 0, log });
+    try {
+      expect(server.ports).toHaveLength(3); // front end, HTTP API, metrics (headless: no UI)
+      expect(server.ports[0]).toBe(Number(server.address.split(':')[1]));
+      for (const port of server.ports) {
+        const socket = connect(port, '127.0.0.1');
+        await once(socket, 'connect');
+        socket.destroy();
+      }
+      // The HTTP API is the one that can signal workflows: it answers on its reported port.
+      const response = await fetch(`http://127.0.0.1:${server.ports[1]}/api/v1/namespaces`);
+      expect(response.status).toBe(200);
+    } finally {
+      await server.stop();
+    }
   }, 120_000);
 
   it('keeps workflows in the SQLite file across a restart, and they complete afterwards', async () => {

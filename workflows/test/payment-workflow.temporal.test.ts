@@ -37,14 +37,14 @@ afterAll(async () => {
 });
 
 /** An intent that passes its gate at once, and a record of every step called. */
-function stubSteps(executeOnRail: PaymentSteps['executeOnRail']) {
+function stubSteps(executeOnRail: PaymentSteps['executeOnRail'], rail: Partial<Pick<PaymentSteps, 'checkRail' | 'abandonRail'>> = {}) {
   const calls: string[] = [];
   let status: IntentStatus = 'created';
   const record = (name: string) => calls.push(name);
   const steps: PaymentSteps = {
     emitEvent: async (_id, type) => void record(`event:${type}`),
     loadGate: async () => ({
-      intent: { amount: '5000000', currency: 'USDC', category: null, merchant: null, country: null, kyaTier: null },
+      intent: { amount: '5000000', currency: 'USDC', category: null, merchant: null, toAddress: null, merchantVerified: true, country: null, kyaTier: null },
       agent: { kyaTier: 'basic', spendingRules: { maxTransactionAmount: '100000000', maxDailyLimit: '1000000000', approvalThreshold: null } },
       policies: [],
       usage: { spentInWindow: '0', spentThisMonth: '0' },
@@ -69,7 +69,14 @@ function stubSteps(executeOnRail: PaymentSteps['executeOnRail']) {
       record('execute');
       return executeOnRail(id);
     },
-    checkRail: async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }),
+    checkRail: async (id) => {
+      record('check');
+      return rail.checkRail ? rail.checkRail(id) : { rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null };
+    },
+    abandonRail: async (id) => {
+      record('abandon');
+      return rail.abandonRail ? rail.abandonRail(id) : null;
+    },
     capturePayment: async () => void record('capture'),
     releaseFunds: async (_id, failure) => void record(`release:${failure.code}`),
     failIntent: async () => 'failed',
@@ -139,7 +146,7 @@ describe('paymentWorkflow', () => {
 
     expect(result.status).toBe('failed');
     expect(attempts).toBe(2);
-    expect(calls.filter((call) => call.startsWith('release') || call === 'capture')).toEqual(['release:RAIL_ERROR']);
+    expect(calls.filter((call) => call.startsWith('release') || call === 'capture' || call === 'abandon')).toEqual(['abandon', 'release:RAIL_ERROR']);
     expect(result.steps.find((step) => step.step === 'execute')).toMatchObject({ status: 'failed', detail: 'The rail failed after 2 attempts' });
   }, 60_000);
 
@@ -156,5 +163,51 @@ describe('paymentWorkflow', () => {
     expect(attempts).toBe(1);
     expect(calls).toContain('release:PAYMENT_DECLINED');
     expect(calls).not.toContain('capture');
+  }, 60_000);
+
+  it('keeps the hold while a pending operation cannot be read, however many polls fail, and captures once it settles', async () => {
+    let checks = 0;
+    const { steps, calls } = stubSteps(async () => ({ rail: 'x402-base', sandbox: true, reference: 'nonce', status: 'pending', checkAfter: null }), {
+      checkRail: async () => {
+        checks += 1;
+        // Far more failures than the intent's retries: an RPC outage while the authorisation lives.
+        if (checks < 6) throw new Error('chain RPC unreachable');
+        return { rail: 'x402-base', sandbox: true, reference: 'nonce', status: 'settled', checkAfter: null };
+      },
+    });
+
+    const result = await runPayment(steps, 1);
+
+    expect(result.status).toBe('settled');
+    expect(checks).toBe(6);
+    expect(calls.filter((call) => call.startsWith('release') || call === 'capture')).toEqual(['capture']);
+  }, 120_000);
+
+  it('when execute fails for good after the rail started, stands the rail down and follows it to its final answer before releasing', async () => {
+    let checks = 0;
+    const { steps, calls } = stubSteps(
+      async () => {
+        throw new Error('worker lost the chain after signing');
+      },
+      {
+        abandonRail: async () => ({ rail: 'x402-base', sandbox: true, reference: 'nonce', status: 'pending', checkAfter: null }),
+        checkRail: async () => {
+          checks += 1;
+          if (checks < 2) return { rail: 'x402-base', sandbox: true, reference: 'nonce', status: 'pending', checkAfter: null };
+          throw new AppError('PAYMENT_DECLINED', 'The authorisation was cancelled on chain; nothing moved');
+        },
+      },
+    );
+
+    const result = await runPayment(steps, 0);
+
+    expect(result.status).toBe('failed');
+    expect(calls.filter((call) => ['execute', 'abandon', 'check', 'capture'].includes(call) || call.startsWith('release'))).toEqual([
+      'execute',
+      'abandon',
+      'check',
+      'check',
+      'release:PAYMENT_DECLINED',
+    ]);
   }, 60_000);
 });

@@ -351,6 +351,14 @@ describe('category, merchant and country lists', () => {
     expect(evaluate({ rules: blocked, intent: {} }).decision).toBe('allow');
   });
 
+  it('refuse a merchant that is both allowed and blocked, as blocked, and ignore a trailing dot or a port on a blocked host', () => {
+    const rules = { allowedMerchants: ['casino.example'], blockedMerchants: ['Casino.Example'] };
+    expect(codes(evaluate({ rules, intent: { merchant: 'casino.example' } }))).toEqual(['MERCHANT_BLOCKED']);
+    for (const merchant of ['casino.example.', 'casino.example:8443', 'CASINO.example.:443']) {
+      expect(codes(evaluate({ rules: { blockedMerchants: ['casino.example'] }, intent: { merchant } })), merchant).toEqual(['MERCHANT_BLOCKED']);
+    }
+    expect(evaluate({ rules: { blockedMerchants: ['casino.example:8443'] }, intent: { merchant: 'casino.example' } }).decision).toBe('allow');
+  });
   it('apply country allow and block lists without regard to case, refusing a missing country under an allow-list', () => {
     const allowed = { allowedCountries: ['de', 'FR'] };
     expect(evaluate({ rules: allowed, intent: { country: 'De' } }).decision).toBe('allow');
@@ -369,6 +377,101 @@ describe('category, merchant and country lists', () => {
     const result = evaluate({ rules: { allowedCategories: categories }, intent: { category: 'other' } });
     expect(result.fired[0]?.message).toBe(
       'Policy "Test policy" allows only the categories c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 and 2 more; this payment\'s category is "other".',
+    );
+  });
+});
+
+describe('merchant rules by address and by verified host', () => {
+  const PAYEE = '0x52908400098527886E0F7030069857D2E4169EE7';
+  const OTHER = '0x8617E340B3D01FA5F11F306F4090FD50E238070D';
+
+  it('allow a payment to a listed address whatever the case of either, judged by where the money goes', () => {
+    const rules = { allowedMerchants: [PAYEE.toLowerCase()] };
+    expect(evaluate({ rules, intent: { toAddress: PAYEE, merchant: 'anything.example', merchantVerified: false } }).decision).toBe('allow');
+    expect(evaluate({ rules: { allowedMerchants: [PAYEE] }, intent: { toAddress: PAYEE.toLowerCase() } }).decision).toBe('allow');
+    const elsewhere = evaluate({ rules, intent: { toAddress: OTHER, merchant: PAYEE } });
+    expect(elsewhere.fired).toEqual([
+      {
+        rule: 'allowedMerchants',
+        outcome: 'deny',
+        code: 'MERCHANT_NOT_ALLOWED',
+        message: `Policy "Test policy" allows only the merchants ${PAYEE.toLowerCase()}; this payment pays ${OTHER}.`,
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+    expect(evaluate({ rules, intent: { toAddress: null } }).fired[0]?.message).toBe(
+      `Policy "Test policy" allows only the merchants ${PAYEE.toLowerCase()}; this payment names no payee address.`,
+    );
+  });
+
+  it('block a payment to a listed address whatever the case, even when the merchant it names is allowed', () => {
+    const rules = { allowedMerchants: ['api.example.com'], blockedMerchants: [PAYEE.toLowerCase()] };
+    const blocked = evaluate({ rules, intent: { merchant: 'api.example.com', toAddress: PAYEE } });
+    expect(blocked.fired).toEqual([
+      {
+        rule: 'blockedMerchants',
+        outcome: 'deny',
+        code: 'MERCHANT_BLOCKED',
+        message: `Policy "Test policy" blocks the address ${PAYEE}, which this payment pays.`,
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+    expect(evaluate({ rules, intent: { merchant: 'api.example.com', toAddress: OTHER } }).decision).toBe('allow');
+    expect(codes(evaluate({ rules: { blockedMerchants: [PAYEE] }, intent: { merchant: PAYEE.toLowerCase() } }))).toEqual(['MERCHANT_BLOCKED']);
+  });
+
+  it("refuse a host on an allow-list that is only the agent's claim, and say the owner can allow the seller's address", () => {
+    const rules = { allowedMerchants: ['api.example.com'] };
+    const claimed = evaluate({ rules, intent: { merchant: 'api.example.com', toAddress: PAYEE, merchantVerified: false } });
+    expect(claimed.decision).toBe('deny');
+    expect(claimed.fired).toEqual([
+      {
+        rule: 'allowedMerchants',
+        outcome: 'deny',
+        code: 'MERCHANT_NOT_ALLOWED',
+        message:
+          'Policy "Test policy" allows only the merchants api.example.com; this payment\'s merchant "api.example.com" is the agent\'s claim, ' +
+          `not a URL Purser fetched, so it cannot satisfy a host entry; the owner can allow the seller's address ${PAYEE} instead.`,
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('allow a listed host that Purser fetched itself, as it allows an intent whose merchant is not marked either way', () => {
+    const rules = { allowedMerchants: ['api.example.com'] };
+    expect(evaluate({ rules, intent: { merchant: 'API.example.com.', toAddress: PAYEE, merchantVerified: true } }).decision).toBe('allow');
+    expect(evaluate({ rules, intent: { merchant: 'api.example.com:8443', toAddress: PAYEE } }).decision).toBe('allow');
+    expect(codes(evaluate({ rules: { allowedMerchants: ['api.example.com:443'] }, intent: { merchant: 'api.example.com:8443' } }))).toEqual([
+      'MERCHANT_NOT_ALLOWED',
+    ]);
+  });
+
+  it("block a host on a block-list even when it is only the agent's claim", () => {
+    const result = evaluate({ rules: { blockedMerchants: ['casino.example'] }, intent: { merchant: 'casino.example', toAddress: PAYEE, merchantVerified: false } });
+    expect(result.fired).toEqual([
+      {
+        rule: 'blockedMerchants',
+        outcome: 'deny',
+        code: 'MERCHANT_BLOCKED',
+        message: 'Policy "Test policy" blocks the merchant "casino.example".',
+        policyId: 'policy-1',
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('let a mixed allow-list pass a listed address or a listed fetched host, and nothing else', () => {
+    const rules = { allowedMerchants: ['api.example.com', PAYEE] };
+    expect(evaluate({ rules, intent: { merchant: 'seller.example', toAddress: PAYEE, merchantVerified: false } }).decision).toBe('allow');
+    expect(evaluate({ rules, intent: { merchant: 'api.example.com', toAddress: OTHER, merchantVerified: true } }).decision).toBe('allow');
+    const claimed = evaluate({ rules, intent: { merchant: 'api.example.com', toAddress: OTHER, merchantVerified: false } });
+    expect(claimed.fired[0]).toMatchObject({ code: 'MERCHANT_NOT_ALLOWED', message: expect.stringContaining(`the agent's claim, not a URL Purser fetched`) });
+    const neither = evaluate({ rules, intent: { merchant: 'seller.example', toAddress: OTHER } });
+    expect(neither.fired[0]?.message).toBe(
+      `Policy "Test policy" allows only the merchants api.example.com, ${PAYEE}; this payment's merchant is "seller.example" and it pays ${OTHER}.`,
     );
   });
 });

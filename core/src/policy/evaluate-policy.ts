@@ -11,7 +11,7 @@
 import { AppError } from '../errors';
 import { type KyaTier, compareTiers, lowestTierFor, tierCaps } from '../kya';
 import { type Currency, DECIMALS, UNITS_PER_DOLLAR } from '../money';
-import type { PolicyRules, TimeWindow } from './policy-rules';
+import { EVM_ADDRESS_PATTERN, type PolicyRules, type TimeWindow } from './policy-rules';
 import { DAYS_OF_WEEK, MINUTES_PER_DAY, type ZonedTime, minuteOfWeek, zonedTime } from './zoned-time';
 
 export const POLICY_RULE_CODES = [
@@ -40,7 +40,16 @@ export interface PolicyIntent {
   amount: bigint;
   currency: Currency;
   category?: string | null;
+  /** Who is paid, by name or host: matched by the host and name entries of merchant rules. */
   merchant?: string | null;
+  /** Where the money goes (an EVM address): matched by the address entries of merchant rules. */
+  toAddress?: string | null;
+  /**
+   * False when `merchant` is only the agent's word (an x402 URL Purser did not fetch itself):
+   * it then never satisfies a host entry of an allow-list, though it is still blocked by one.
+   * Defaults to true.
+   */
+  merchantVerified?: boolean;
   /** ISO 3166-1 alpha-2, any case (the intent's geography). */
   country?: string | null;
   /** The lowest KYA tier the intent asks the paying agent to hold. */
@@ -329,35 +338,10 @@ function checkPolicy({ intent, usage, timeZone }: PolicyInput, local: ZonedTime,
     });
   }
 
-  const lists = [
-    { noun: 'category', plural: 'categories', field: 'Categories', code: 'CATEGORY', value: intent.category, allowed: rules.allowedCategories, blocked: rules.blockedCategories },
-    { noun: 'merchant', plural: 'merchants', field: 'Merchants', code: 'MERCHANT', value: intent.merchant, allowed: rules.allowedMerchants, blocked: rules.blockedMerchants },
-    { noun: 'country', plural: 'countries', field: 'Countries', code: 'COUNTRY', value: intent.country, allowed: rules.allowedCountries, blocked: rules.blockedCountries },
-  ] as const;
-  // Compared trimmed and lower-cased on both sides; a missing value is never on an allow-list.
-  for (const { noun, plural, field, code, value, allowed, blocked } of lists) {
-    const key = normalise(value);
-    if (allowed && (key === null || !allowed.some((entry) => normalise(entry) === key))) {
-      fire({
-        rule: `allowed${field}`,
-        outcome: 'deny',
-        code: `${code}_NOT_ALLOWED`,
-        message:
-          `${source} allows only the ${plural} ${listText(allowed)}; ` +
-          (key === null ? `this payment names no ${noun}.` : `this payment's ${noun} is "${value?.trim()}".`),
-        policyId,
-      });
-    }
-    if (blocked && key !== null && blocked.some((entry) => normalise(entry) === key)) {
-      fire({
-        rule: `blocked${field}`,
-        outcome: 'deny',
-        code: `${code}_BLOCKED`,
-        message: `${source} blocks the ${noun} "${value?.trim()}".`,
-        policyId,
-      });
-    }
-  }
+  const names = { source, policyId, fire };
+  checkNameList({ ...names, noun: 'category', plural: 'categories', field: 'Categories', code: 'CATEGORY', value: intent.category, allowed: rules.allowedCategories, blocked: rules.blockedCategories });
+  checkMerchants(intent, rules, source, policyId, fire);
+  checkNameList({ ...names, noun: 'country', plural: 'countries', field: 'Countries', code: 'COUNTRY', value: intent.country, allowed: rules.allowedCountries, blocked: rules.blockedCountries });
 
   if (rules.timeWindows && !rules.timeWindows.some((window) => isWithin(window, local))) {
     fire({
@@ -368,6 +352,125 @@ function checkPolicy({ intent, usage, timeZone }: PolicyInput, local: ZonedTime,
       policyId,
     });
   }
+}
+
+interface NameList {
+  noun: string;
+  plural: string;
+  field: string;
+  code: 'CATEGORY' | 'COUNTRY';
+  value: string | null | undefined;
+  allowed: readonly string[] | undefined;
+  blocked: readonly string[] | undefined;
+  source: string;
+  policyId: string;
+  fire: Fire;
+}
+
+/** Compared trimmed and lower-cased on both sides; a missing value is never on an allow-list. */
+function checkNameList({ noun, plural, field, code, value, allowed, blocked, source, policyId, fire }: NameList): void {
+  const key = normalise(value);
+  if (allowed && (key === null || !allowed.some((entry) => normalise(entry) === key))) {
+    fire({
+      rule: `allowed${field}`,
+      outcome: 'deny',
+      code: `${code}_NOT_ALLOWED`,
+      message:
+        `${source} allows only the ${plural} ${listText(allowed)}; ` +
+        (key === null ? `this payment names no ${noun}.` : `this payment's ${noun} is "${value?.trim()}".`),
+      policyId,
+    });
+  }
+  if (blocked && key !== null && blocked.some((entry) => normalise(entry) === key)) {
+    fire({
+      rule: `blocked${field}`,
+      outcome: 'deny',
+      code: `${code}_BLOCKED`,
+      message: `${source} blocks the ${noun} "${value?.trim()}".`,
+      policyId,
+    });
+  }
+}
+
+/**
+ * Merchant entries are addresses or hosts (names). Address entries judge where the money goes,
+ * `toAddress`. Host entries judge `merchant`; an allow-list trusts a host only when Purser
+ * fetched the URL itself, because an agent can name any host while paying anyone. A block-list
+ * honours the merchant even unverified: refusing on the agent's own claim is always safe.
+ */
+function checkMerchants(intent: PolicyIntent, rules: PolicyRules, source: string, policyId: string, fire: Fire): void {
+  const { allowedMerchants: allowed, blockedMerchants: blocked } = rules;
+  const merchantText = intent.merchant?.trim() || null;
+  const addressText = intent.toAddress?.trim() || null;
+  const host = merchantText === null ? null : hostKey(merchantText);
+  const address = addressKey(addressText);
+  const verified = intent.merchantVerified ?? true;
+
+  if (allowed) {
+    const entries = allowed.map(merchantEntry);
+    const addressAllowed = address !== null && entries.some((entry) => entry.address === address);
+    const hostListed = host !== null && entries.some((entry) => entry.host !== null && hostMatches(entry.host, host));
+    if (!addressAllowed && !(hostListed && verified)) {
+      const hasAddresses = entries.some((entry) => entry.address !== null);
+      const hasHosts = entries.some((entry) => entry.host !== null);
+      const payee = addressText ? `it pays ${addressText}` : 'it names no payee address';
+      let detail: string;
+      if (hostListed) {
+        detail =
+          `this payment's merchant "${merchantText}" is the agent's claim, not a URL Purser fetched, so it cannot satisfy a host entry; ` +
+          `the owner can allow the seller's address${addressText ? ` ${addressText}` : ''} instead.`;
+      } else if (!hasHosts) {
+        detail = addressText ? `this payment pays ${addressText}.` : 'this payment names no payee address.';
+      } else {
+        const named = host === null ? 'this payment names no merchant' : `this payment's merchant is "${merchantText}"`;
+        detail = hasAddresses ? `${named} and ${payee}.` : `${named}.`;
+      }
+      fire({ rule: 'allowedMerchants', outcome: 'deny', code: 'MERCHANT_NOT_ALLOWED', message: `${source} allows only the merchants ${listText(allowed)}; ${detail}`, policyId });
+    }
+  }
+
+  if (blocked) {
+    const entries = blocked.map(merchantEntry);
+    const listed = (key: string | null): boolean => key !== null && entries.some((entry) => entry.address === key);
+    const hostBlocked = host !== null && entries.some((entry) => entry.host !== null && hostMatches(entry.host, host));
+    let message: string | null = null;
+    if (listed(address)) message = `${source} blocks the address ${addressText}, which this payment pays.`;
+    // A merchant named by a blocked address is refused too: refusing on the agent's word is safe.
+    else if (hostBlocked || listed(addressKey(merchantText))) message = `${source} blocks the merchant "${merchantText}".`;
+    if (message !== null) fire({ rule: 'blockedMerchants', outcome: 'deny', code: 'MERCHANT_BLOCKED', message, policyId });
+  }
+}
+
+interface HostKey {
+  name: string;
+  /** Null when the value names no port. */
+  port: string | null;
+}
+
+type MerchantEntry = { address: string; host: null } | { address: null; host: HostKey };
+
+function merchantEntry(entry: string): MerchantEntry {
+  const address = addressKey(entry);
+  return address !== null ? { address, host: null } : { address: null, host: hostKey(entry) };
+}
+
+/** Lower-cased, so a checksummed address and a lower-case one are the same payee. */
+function addressKey(value: string | null | undefined): string | null {
+  const trimmed = value?.trim();
+  return trimmed && EVM_ADDRESS_PATTERN.test(trimmed) ? trimmed.toLowerCase() : null;
+}
+
+/** A host or name, trimmed and lower-cased, without the root's trailing dot, its port apart. */
+function hostKey(value: string): HostKey {
+  const key = value.trim().toLowerCase();
+  const withPort = /^(\[[^\]]*\]|[^:]*):(\d{1,5})$/.exec(key);
+  const name = (withPort ? withPort[1] ?? '' : key).replace(/\.$/, '');
+  return { name, port: withPort ? (withPort[2] ?? null) : null };
+}
+
+/** An entry without a port covers every port of its host; one with a port only that port. */
+function hostMatches(entry: HostKey, merchant: HostKey): boolean {
+  return entry.name === merchant.name && (entry.port === null || entry.port === merchant.port);
 }
 
 const MINUTES_PER_WEEK = 7 * MINUTES_PER_DAY;

@@ -60,6 +60,22 @@ describe('policy documents', () => {
     expect(messagesOf({ allowedCategories: ['food', '  '] })).toEqual(['allowedCategories must not contain an empty category']);
   });
 
+  it('keep merchant addresses as written and refuse an entry that starts with 0x but is not an address', () => {
+    const address = '0x52908400098527886E0F7030069857D2E4169EE7';
+    expect(policyRulesSchema.parse({ allowedMerchants: [` ${address} `, 'api.example.com', '0xsplits.xyz'] }).allowedMerchants).toEqual([
+      address,
+      'api.example.com',
+      '0xsplits.xyz',
+    ]);
+    expect(messagesOf({ allowedMerchants: ['0x5290840009852788'] })).toEqual([
+      'allowedMerchants: "0x5290840009852788" is not an EVM address (0x followed by 40 hex digits)',
+    ]);
+    expect(messagesOf({ blockedMerchants: [`${address}0`, '0X52908400098527886E0F7030069857D2E4169EZ7'] })).toEqual([
+      `blockedMerchants: "${address}0" is not an EVM address (0x followed by 40 hex digits)`,
+      'blockedMerchants: "0X52908400098527886E0F7030069857D2E4169EZ7" is not an EVM address (0x followed by 40 hex digits)',
+    ]);
+  });
+
   it('refuse unknown rules, empty lists and empty documents', () => {
     expect(messagesOf({ maxPerTx: 5 })).toHaveLength(1);
     expect(messagesOf({ maxPerTx: 5 })[0]).toMatch(/^Unknown policy rule maxPerTx; known rules: maxPerTransaction, dailyLimit/);

@@ -45,6 +45,24 @@ function nameList(field: string, noun: string) {
     .max(MAX_LIST_LENGTH, { error: `${field} must list at most ${MAX_LIST_LENGTH} ${noun}s` });
 }
 
+/** An EVM address: a merchant entry naming where the money goes rather than who says they are paid. */
+export const EVM_ADDRESS_PATTERN = /^0x[0-9a-f]{40}$/i;
+
+/**
+ * Merchant entries are hosts or names, or EVM addresses (`0x` and 40 hex digits, any case).
+ * A dotless entry starting with 0x is meant as an address, so a typo in one is refused rather
+ * than kept as a name that never matches a payee.
+ */
+function merchantList(field: string) {
+  return nameList(field, 'merchant').superRefine((entries, ctx) => {
+    for (const entry of entries) {
+      if (/^0x/i.test(entry) && !entry.includes('.') && !EVM_ADDRESS_PATTERN.test(entry)) {
+        ctx.addIssue({ code: 'custom', message: `${field}: "${entry}" is not an EVM address (0x followed by 40 hex digits)` });
+      }
+    }
+  });
+}
+
 function countryList(field: string) {
   const code = z.string({ error: `${field} must list ISO 3166-1 alpha-2 country codes` }).transform((value, ctx) => {
     const upper = value.trim().toUpperCase();
@@ -181,8 +199,8 @@ export const policyRulesSchema = z
       approvalThreshold: spendingLimitSchema('approvalThreshold').optional(),
       allowedCategories: nameList('allowedCategories', 'category').optional(),
       blockedCategories: nameList('blockedCategories', 'category').optional(),
-      allowedMerchants: nameList('allowedMerchants', 'merchant').optional(),
-      blockedMerchants: nameList('blockedMerchants', 'merchant').optional(),
+      allowedMerchants: merchantList('allowedMerchants').optional(),
+      blockedMerchants: merchantList('blockedMerchants').optional(),
       allowedCountries: countryList('allowedCountries').optional(),
       blockedCountries: countryList('blockedCountries').optional(),
       timeWindows: z

@@ -2,7 +2,8 @@
  * /auth/v1: owner sign-up, sign-in, refresh, sign-out and the current user, in the request
  * and response shapes of spec section 7. Sessions also travel as httpOnly cookies, so the
  * web app never holds a token in JavaScript. Sign-up and password sign-in are rate limited
- * per client address.
+ * per client address; password sign-in also backs off per email (sign-in-throttle.ts), which
+ * no number of client addresses gets around.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -23,6 +24,7 @@ import { refreshSession } from '../services/auth/refresh-session';
 import { revokeOwnerSession } from '../services/auth/revoke-session';
 import { REFRESH_TOKEN_TTL_MS, SESSION_COOKIES, type ClientInfo } from '../services/auth/session-tokens';
 import { signInOwner } from '../services/auth/sign-in-owner';
+import { DEFAULT_SIGN_IN_THROTTLE, type SignInThrottleSettings } from '../services/auth/sign-in-throttle';
 import { signUpOwner } from '../services/auth/sign-up-owner';
 import { looksLikeOwnerApiKey } from '../services/api-keys/owner-api-key-secret';
 import type { AppDeps } from '../trpc/context';
@@ -43,11 +45,14 @@ export const DEFAULT_AUTH_RATE_LIMITS: AuthRateLimits = { signUp: 10, password: 
 export interface AuthRoutesOptions {
   deps: AppDeps;
   rateLimits?: Partial<AuthRateLimits>;
+  /** Overrides of the per-email sign-in back-off (tests shorten it or move its clock). */
+  signInThrottle?: Partial<SignInThrottleSettings>;
 }
 
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const { deps } = options;
   const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
+  const throttle = { ...DEFAULT_SIGN_IN_THROTTLE, ...options.signInThrottle };
   const secure = deps.publicUrl.startsWith('https:');
 
   // Scoped to this plugin: only the routes below that ask for a limit get one.
@@ -83,7 +88,13 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       const { grant_type } = parseInput(tokenQuery, request.query);
       if (grant_type === 'password') {
         const input = parseInput(signInBody, request.body);
-        return sendSession(reply, await signInOwner(deps, input, { client: clientInfo(request) }), secure);
+        try {
+          return sendSession(reply, await signInOwner(deps, input, { client: clientInfo(request), throttle }), secure);
+        } catch (error) {
+          const retryAfter = retryAfterSeconds(error);
+          if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+          throw error;
+        }
       }
       const body = parseInput(refreshTokenBody, request.body);
       const refreshToken = body.refresh_token ?? request.cookies[SESSION_COOKIES.refresh];
@@ -119,6 +130,13 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
 function grantType(request: FastifyRequest): string {
   const value = (request.query as { grant_type?: unknown } | undefined)?.grant_type;
   return typeof value === 'string' ? value : '';
+}
+
+/** The back-off's wait, when the error is the per-email lock. */
+function retryAfterSeconds(error: unknown): number | undefined {
+  if (!(error instanceof AppError) || error.code !== 'RATE_LIMITED') return undefined;
+  const seconds = (error.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
+  return typeof seconds === 'number' ? seconds : undefined;
 }
 
 function clientInfo(request: FastifyRequest): ClientInfo {

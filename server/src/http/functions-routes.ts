@@ -28,7 +28,7 @@ export async function functionsRoutes(app: FastifyInstance, { deps }: { deps: Ap
   app.post('/top-up-wallet', async (request, reply) => {
     const owner = await requireOwner(request);
     const body = parseInput(topUpWalletInput, request.body);
-    const result = await topUpWallet(deps.db.prisma, owner.userId, body, { idempotencyKey: idempotencyKeyOf(request, body.idempotency_key) });
+    const result = await topUpWallet(deps, owner.userId, body, { idempotencyKey: idempotencyKeyOf(request, body.idempotency_key) });
     return send(reply, result);
   });
 

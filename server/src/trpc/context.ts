@@ -4,7 +4,9 @@ import type { WebhookRetryPolicy } from '@purser/workflows/constants';
 import type { Logger } from '../logger';
 import type { EvmChain } from '../services/chain/evm-chain';
 import type { HealthChecker } from '../health';
+import type { TrustProxy } from '../http/trust-proxy';
 import type { AuthenticatedOwner } from '../services/auth/authenticate-owner';
+import type { OutboundPolicy } from '../services/outbound/outbound-policy';
 import type { EventBus } from '../services/realtime/event-bus';
 
 /** What every procedure and route can reach; built once per process. */
@@ -14,21 +16,28 @@ export interface AppDeps {
   health: HealthChecker;
   /** Encrypts secrets at rest and derives purpose keys (see secrets.ts). Never logged. */
   masterKey: Buffer;
-  /** Trust X-Forwarded-* from a reverse proxy (rate limits key on the client address). */
-  trustProxy?: boolean;
+  /**
+   * How far to believe X-Forwarded-For (rate limits key on the client address): the number of
+   * proxy hops in front of the server, or the proxies' addresses and CIDR blocks. Unset or
+   * false: not at all. Never `true`: any client can write the header.
+   */
+  trustProxy?: TrustProxy;
   /** Public base URL of this deployment, e.g. http://127.0.0.1:3000 (issuer URLs, links). */
   publicUrl: string;
   /** Committed database changes fanned out to subscriptions (services/realtime/event-bus.ts). */
   events: EventBus;
   /**
-   * Outbound calls may reach loopback and private addresses (the embedded sandbox and tests).
-   * Off in production: webhook URLs and upstreams must then resolve to public addresses.
+   * Where outbound calls to URLs others chose (x402 upstreams, webhook endpoints) may go:
+   * public addresses, loopback in the embedded sandbox (never this product's own services),
+   * and what OUTBOUND_ALLOWLIST names (services/outbound/outbound-policy.ts).
    */
-  allowPrivateUrls: boolean;
+  outbound: OutboundPolicy;
   /** Starts, signals and queries payment and webhook workflows. */
   temporal: TemporalDeps;
   /** The EVM chain of agents' wallets and x402 payments: the sandbox anvil or a real network. */
   chain: EvmChain;
+  /** The longest window (seconds) an x402 authorisation is signed for; 300 when unset. */
+  x402MaxValiditySeconds?: number;
   /** Requests per minute each agent may make to the agent API. */
   agentRateLimitPerMinute?: number;
 }
@@ -45,4 +54,12 @@ export interface Context extends AppDeps {
   requestId: string;
   /** The owner behind the request's session or owner API key; null when signed out. */
   owner: AuthenticatedOwner | null;
+  /**
+   * Checks the request's credentials again, for work that outlives the request (a
+   * subscription): null once the session is signed out, revoked or expired, or the API key
+   * revoked. Absent for in-process callers (createCaller in tests), which hold no credentials.
+   */
+  reauthenticate?: () => Promise<AuthenticatedOwner | null>;
+  /** How often an open subscription calls reauthenticate (default in trpc/realtime/owner-events.ts). */
+  realtimeAuthCheckMs?: number;
 }

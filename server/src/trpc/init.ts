@@ -23,21 +23,25 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
 const t = initTRPC.context<Context>().create({
   // Never send stack traces, whatever NODE_ENV says.
   isDev: false,
-  errorFormatter({ shape, error }) {
+  errorFormatter({ shape, error, ctx }) {
     const appError = isAppError(error.cause) ? error.cause : undefined;
     // Input validation answers with its first message, as the spec's forms show it.
     const issue = error.cause instanceof ZodError ? error.cause.issues[0] : undefined;
     const { stack: _stack, ...data } = shape.data;
-    return {
-      ...shape,
-      message: issue?.message ?? shape.message,
-      data: { ...data, appCode: appError?.code ?? (issue ? 'VALIDATION_FAILED' : null) },
-    };
+    // Null when creating the context failed; the x-request-id response header still has it.
+    const requestId = ctx?.requestId ?? null;
+    // An unexpected failure's message may hold a query, a driver's words or a path: the
+    // client gets the request id to quote instead, and the log (onError in app.ts) the rest.
+    const unexpected = error.code === 'INTERNAL_SERVER_ERROR' && !appError;
+    const appCode: ErrorCode | null = appError?.code ?? (issue ? 'VALIDATION_FAILED' : unexpected ? 'INTERNAL' : null);
+    let message = issue?.message ?? shape.message;
+    if (unexpected) message = requestId ? `Internal server error (request ${requestId})` : 'Internal server error';
+    return { ...shape, message, data: { ...data, appCode, requestId } };
   },
   // Subscriptions (trpc/realtime) stream over server-sent events. Pings keep idle streams
-  // alive through proxies and let the client notice a dead one; a stream ends after one
-  // access-token lifetime, so the client reconnects with its current credentials and a
-  // signed-out session stops hearing events.
+  // alive through proxies and let the client notice a dead one. A stream re-checks its
+  // credentials every few seconds (realtime/owner-events.ts) and ends after one access-token
+  // lifetime at most, so the client reconnects with its current credentials.
   sse: {
     ping: { enabled: true, intervalMs: 15_000 },
     client: { reconnectAfterInactivityMs: 40_000 },

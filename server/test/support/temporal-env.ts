@@ -16,6 +16,7 @@ import pino from 'pino';
 import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE, type DevServer } from '@purser/workflows';
 import { ensureTemporalCli } from '../../../scripts/temporal-cli.mjs';
 import type { EvmChain } from '../../src/services/chain/evm-chain';
+import type { OutboundPolicy } from '../../src/services/outbound/outbound-policy';
 import { startChain } from '../../src/services/chain/start-chain';
 import type { TemporalDeps } from '../../src/trpc/context';
 import { createWorkerActivities, type WorkerActivityDeps } from '../../src/worker-activities';
@@ -50,6 +51,10 @@ export interface TemporalTestEnvOptions {
   /** The EVM chain for x402 suites (startChain); without it the x402-base rail refuses. */
   chain?: EvmChain;
   agentRateLimitPerMinute?: number;
+  /** X402_MAX_VALIDITY_SECONDS of the app and the in-process workers. */
+  x402MaxValiditySeconds?: number;
+  /** Where outbound requests may go (the sandbox's policy when absent). */
+  outbound?: OutboundPolicy;
 }
 
 export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {}): Promise<TemporalTestEnv> {
@@ -64,7 +69,13 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
     taskQueue: TASK_QUEUE,
     webhookRetry: { ...DEFAULT_WEBHOOK_RETRY, initialIntervalMs: options.webhookRetryInitialMs ?? 200 },
   };
-  const testApp = await createTestApp({ temporal, chain: options.chain, agentRateLimitPerMinute: options.agentRateLimitPerMinute });
+  const testApp = await createTestApp({
+    temporal,
+    chain: options.chain,
+    agentRateLimitPerMinute: options.agentRateLimitPerMinute,
+    x402MaxValiditySeconds: options.x402MaxValiditySeconds,
+    ...(options.outbound ? { outbound: options.outbound } : {}),
+  });
   const children = new Set<WorkerProcess>();
   // Worker processes share a chain this process owns: one killed with SIGKILL cannot stop an
   // anvil of its own, which would outlive the test.
@@ -75,9 +86,10 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
     db: testApp.deps.db,
     logger: pino({ level: 'silent' }),
     masterKey: testApp.deps.masterKey,
-    allowPrivateUrls: true,
+    outbound: testApp.deps.outbound,
     temporal,
     chain: options.chain,
+    x402MaxValiditySeconds: options.x402MaxValiditySeconds,
   });
 
   return {

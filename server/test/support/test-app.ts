@@ -8,10 +8,12 @@ import type { FastifyInstance } from 'fastify';
 import { openTestDatabase } from '@purser/db/testing';
 import { buildApp, type AppOptions } from '../../src/app';
 import { createHealthChecker } from '../../src/health';
+import { createOutboundPolicy, type OutboundPolicy } from '../../src/services/outbound/outbound-policy';
 import { createEventBus } from '../../src/services/realtime/event-bus';
 import type { Client } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows/constants';
 import type { AppDeps, TemporalDeps } from '../../src/trpc/context';
+import type { TrustProxy } from '../../src/http/trust-proxy';
 import type { EvmChain, EvmNetworkInfo } from '../../src/services/chain/evm-chain';
 
 export interface TestApp {
@@ -36,16 +38,17 @@ export function temporalNotInThisTest(): TemporalDeps {
 }
 
 /**
- * For suites that never touch the chain: it says it is no sandbox (so nothing is minted on
- * funding), and any read or write of it fails loudly.
+ * For suites that never touch the chain: any read or write of it fails loudly (a sandbox
+ * funding's mint fails and is only logged). It says it is the sandbox, so the sandbox shortcuts
+ * (top-ups, the KYA verifier) work; `{ sandbox: false }` plays a real network, where they refuse.
  */
-export function chainNotInThisTest(): EvmChain {
+export function chainNotInThisTest(options: { sandbox?: boolean } = {}): EvmChain {
   const info: EvmNetworkInfo = {
     network: 'eip155:84532',
     v1Name: 'base-sepolia',
     displayName: 'No chain in this test',
     chainId: 84532,
-    sandbox: false,
+    sandbox: options.sandbox ?? true,
     usdcAddress: '0x036CbD53842c5426634e7929541eC2318f3dCF7e',
     explorerUrl: null,
     faucetUrl: null,
@@ -59,18 +62,33 @@ export function chainNotInThisTest(): EvmChain {
 }
 
 /**
+ * The embedded sandbox's outbound policy: loopback is reachable (the suites run sellers and
+ * webhook receivers on 127.0.0.1), private ranges, link-local and metadata are not.
+ */
+export function sandboxOutbound(options: Partial<OutboundPolicy> = {}): OutboundPolicy {
+  return createOutboundPolicy({ allowLoopback: true, ...options });
+}
+
+/**
  * `options` adds app options beyond the deps, e.g. `{ authRateLimits: { password: 2 } }`;
  * `temporal` connects the app to a real Temporal dev server (temporal suites).
  */
 export async function createTestApp(
-  options: Partial<Omit<AppOptions, keyof AppDeps>> & { temporal?: TemporalDeps; chain?: EvmChain; agentRateLimitPerMinute?: number; allowPrivateUrls?: boolean } = {},
+  options: Partial<Omit<AppOptions, keyof AppDeps>> & {
+    temporal?: TemporalDeps;
+    chain?: EvmChain;
+    agentRateLimitPerMinute?: number;
+    outbound?: OutboundPolicy;
+    trustProxy?: TrustProxy;
+    x402MaxValiditySeconds?: number;
+  } = {},
 ): Promise<TestApp> {
-  const { temporal = temporalNotInThisTest(), chain = chainNotInThisTest(), agentRateLimitPerMinute, allowPrivateUrls = true, ...appOptions } = options;
+  const { temporal = temporalNotInThisTest(), chain = chainNotInThisTest(), agentRateLimitPerMinute, outbound = sandboxOutbound(), trustProxy, x402MaxValiditySeconds, ...appOptions } = options;
   const { db, databaseUrl, cleanup } = await openTestDatabase();
   const ok = async () => {};
   const deps: AppDeps = {
     db,
-    logger: pino({ level: 'silent' }),
+    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     // Health is not under test here; Temporal is covered by the temporal suite.
     health: createHealthChecker({ db, pingTemporal: ok, pingWorker: ok, runWorkflow: ok }),
     masterKey: randomBytes(32),
@@ -79,7 +97,9 @@ export async function createTestApp(
     temporal,
     chain,
     agentRateLimitPerMinute,
-    allowPrivateUrls,
+    outbound,
+    trustProxy,
+    x402MaxValiditySeconds,
   };
   const app = await buildApp({ sandboxPaidApi: options.chain !== undefined, ...appOptions, ...deps });
   await app.ready();

@@ -12,7 +12,18 @@ import { isAppError, type ErrorCode, type IntentStatus, type PaymentStep, type R
 
 /** What the policy gate needs, as JSON: amounts are decimal strings of atomic units. */
 export interface GateInput {
-  intent: { amount: string; currency: 'USDC' | 'USDT'; category: string | null; merchant: string | null; country: string | null; kyaTier: string | null };
+  intent: {
+    amount: string;
+    currency: 'USDC' | 'USDT';
+    category: string | null;
+    merchant: string | null;
+    /** Where the money goes; address entries of merchant rules judge it. */
+    toAddress: string | null;
+    /** False when the merchant is only the agent's word (an x402 URL Purser did not fetch). */
+    merchantVerified: boolean;
+    country: string | null;
+    kyaTier: string | null;
+  };
   agent: { kyaTier: string; spendingRules: { maxTransactionAmount: string; maxDailyLimit: string; approvalThreshold: string | null } };
   /** Applicable policies; `rules` in document form (dollars), parsed again by the workflow. */
   policies: { id: string; name: string; version: number; rules: unknown; shadow: boolean }[];
@@ -64,6 +75,12 @@ export interface PaymentSteps {
   reserveFunds(intentId: string): Promise<ReserveOutcome>;
   executeOnRail(intentId: string): Promise<RailStepResult>;
   checkRail(intentId: string): Promise<RailStepResult>;
+  /**
+   * After execute failed for good: makes sure nothing the rail started can still move money
+   * (an x402 authorisation is cancelled on chain), then answers the rail's state. Null when
+   * the rail never recorded an operation, and now never will.
+   */
+  abandonRail(intentId: string): Promise<RailStepResult | null>;
   /** hold -> payee; settles the intent. Exactly once per intent. */
   capturePayment(intentId: string): Promise<void>;
   /** hold -> agent when reserved (compensation), then fails the intent with the reason. */

@@ -15,6 +15,8 @@ export function evaluateGate(input: GateInput, at: Date): PolicyEvaluation {
       currency: input.intent.currency,
       category: input.intent.category,
       merchant: input.intent.merchant,
+      toAddress: input.intent.toAddress,
+      merchantVerified: input.intent.merchantVerified,
       country: input.intent.country,
       kyaTier: input.intent.kyaTier as KyaTier | null,
     },

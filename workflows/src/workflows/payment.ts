@@ -7,7 +7,7 @@
 // intent.created -> policy and KYA gate -> [approval wait, bounded by the time box] ->
 // intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
 // compensation of the reserve) -> settlement.completed -> audit.
-import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
 import type { PaymentSteps } from '../activities/payments';
@@ -204,25 +204,49 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   }
 
   // ------------------------------------------------------------ execute, then capture or release
+  // Executing may be retried maxRetries times. Following a pending operation is not bounded by
+  // attempts: an x402 authorisation can be redeemed on chain until its window closes, so the
+  // hold stays until the rail's answer is final, however long the chain's RPC is unreachable.
   const onRail = proxyActivities<PaymentSteps>({
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
   });
+  const untilFinal = proxyActivities<PaymentSteps>({
+    startToCloseTimeout: '30 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+  });
   begin('execute');
   let failure: { code: string; message: string } | null = null;
   try {
-    let result = await onRail.executeOnRail(intentId);
-    while (result.status === 'pending') {
-      const wait = result.checkAfter ? Date.parse(result.checkAfter) - Date.now() : RAIL_POLL_MS;
-      await condition(() => railUpdated, Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
-      railUpdated = false;
-      result = await onRail.checkRail(intentId);
+    let result = await executeOrAbandon();
+    if (result === null) {
+      failure = { code: 'RAIL_ERROR', message: `The rail failed after ${maxRetries + 1} attempts` };
+    } else {
+      while (result.status === 'pending') {
+        const wait = result.checkAfter ? Date.parse(result.checkAfter) - Date.now() : RAIL_POLL_MS;
+        await condition(() => railUpdated, Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
+        railUpdated = false;
+        result = await untilFinal.checkRail(intentId);
+      }
+      end('completed', result.reference);
     }
-    end('completed', result.reference);
   } catch (error) {
     const business = businessFailure(error);
-    failure = business ?? { code: 'RAIL_ERROR', message: `The rail failed after ${maxRetries + 1} attempts` };
-    end('failed', failure.message);
+    if (!business) throw error;
+    failure = business;
+  }
+  if (failure) end('failed', failure.message);
+
+  /** The rail's first answer; when execute keeps failing, the rail is told to stand down first. */
+  async function executeOrAbandon() {
+    try {
+      return await onRail.executeOnRail(intentId);
+    } catch (error) {
+      if (businessFailure(error)) throw error;
+      // Histories written before abandonRail existed went straight to the release.
+      if (!patched('abandon-rail-before-release')) return null;
+      return untilFinal.abandonRail(intentId);
+    }
   }
 
   if (failure) {

@@ -43,8 +43,11 @@ function resultOf(value: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value as Record<string, unknown> };
 }
 
-/** A fresh server per request (stateless Streamable HTTP), bound to the authenticated agent. */
-export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent): McpServer {
+/**
+ * A fresh server per request (stateless Streamable HTTP), bound to the authenticated agent.
+ * `requestId` is the HTTP request's id, quoted in an unexpected failure's result.
+ */
+export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, requestId: string): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, {
     instructions:
       'Purser pays on behalf of this agent. Check get_balance before paying; make_payment pays an address from the agent wallet; x402_fetch reads a paid URL, paying its HTTP 402 within the spending rules. Payments above the approval threshold wait for the owner.',
@@ -56,8 +59,10 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent): 
         return resultOf(await handler(args));
       } catch (error) {
         if (isAppError(error)) return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
-        deps.logger.error({ err: error, tool: name, agentId: agent.agentId }, 'MCP tool failed');
-        return { isError: true, content: [{ type: 'text', text: 'INTERNAL: The tool failed unexpectedly; try again later' }] };
+        // Anything else may carry internals (a query, a driver's words): the model gets the
+        // request id to quote, the log gets the error.
+        deps.logger.error({ err: error, tool: name, agentId: agent.agentId, reqId: requestId }, 'MCP tool failed');
+        return { isError: true, content: [{ type: 'text', text: `INTERNAL: Internal server error (request ${requestId}); try again later` }] };
       }
     });
 

@@ -3,7 +3,8 @@
  * MCP endpoint at /mcp. Every call authenticates the agent first (`X-Agent-DID` plus
  * `Authorization: Bearer <agent key>`: 401 when missing or wrong, 403 for a suspended or
  * deleted agent), then counts against that agent's rate limit (per minute; unauthenticated
- * calls count against their IP address), then runs.
+ * calls count against their IP address), then runs. A JSON-RPC batch sent to /mcp counts once
+ * per message in it.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -54,9 +55,12 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
   for (const route of agentRoutes) register(app, deps, route);
 
   // MCP over Streamable HTTP, stateless: each POST carries a whole exchange, answered as JSON.
-  app.post('/mcp', async (request, reply) => {
+  // chargeBatch runs before the rate limit's own preHandler (route hooks come first), which
+  // counts the request's last message.
+  const chargeBatch = batchCharger(app);
+  app.post('/mcp', { preHandler: chargeBatch }, async (request, reply) => {
     const agent = requireAgent(request);
-    const server = createAgentMcpServer(deps, agent);
+    const server = createAgentMcpServer(deps, agent, request.id);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.hijack();
     reply.raw.on('close', () => {
@@ -73,6 +77,41 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
   };
   app.get('/mcp', notAllowed);
   app.delete('/mcp', notAllowed);
+}
+
+/**
+ * A JSON-RPC batch is as many calls as it holds messages (requests and notifications alike),
+ * or one POST could run a hundred tool calls for the price of one. All but one message are
+ * counted here, in the rate limit's own store; a batch larger than what is left of the window
+ * is refused whole, before anything runs, and costs nothing.
+ */
+function batchCharger(app: FastifyInstance): (request: FastifyRequest, reply: FastifyReply) => Promise<void> {
+  // The rate limit registered in this plugin (its store, keys and window), not another one.
+  const limiter = app.createRateLimit();
+  return async (request, reply) => {
+    const auth = request.agentAuth;
+    // Unauthenticated: counted once against the address, then refused by the handler.
+    if (!auth || !('agent' in auth) || !Array.isArray(request.body) || request.body.length <= 1) return;
+    const messages = request.body.length;
+    const state = await limiter(request, { increment: false });
+    if (state.isAllowed) return;
+    if (state.remaining < messages) throw refuseBatch(reply, messages, state.remaining, state.max, state.ttlInSeconds);
+    for (let charged = 1; charged < messages; charged++) {
+      const after = await limiter(request);
+      // Another request of the same agent took the allowance meanwhile.
+      if (!after.isAllowed && after.isExceeded) throw refuseBatch(reply, messages, 0, after.max, after.ttlInSeconds);
+    }
+  };
+}
+
+function refuseBatch(reply: FastifyReply, messages: number, left: number, max: number, retryAfterSeconds: number): AppError {
+  const wait = Math.max(1, retryAfterSeconds);
+  reply.header('retry-after', wait);
+  return new AppError(
+    'RATE_LIMITED',
+    `This batch holds ${messages} MCP messages, each counted as a call, and ${left} of this agent's ${max} calls per minute are left. ` +
+      `Nothing was run. Please try again in ${wait} second${wait === 1 ? '' : 's'}${messages > max ? `, with at most ${max} messages per batch` : ''}.`,
+  );
 }
 
 function register(app: FastifyInstance, deps: AppDeps, route: AgentRoute): void {

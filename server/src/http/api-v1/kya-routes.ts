@@ -17,7 +17,8 @@ export const kyaRoutes: ApiRoute[] = [
     path: '/agents/:agentId/kya-escalations',
     operationId: 'requestKyaEscalation',
     summary:
-      "Ask to raise an agent's KYA tier with evidence (sandbox verification; the registration number or legal name SANDBOX-REJECT is rejected). " +
+      "Ask to raise an agent's KYA tier with evidence (sandbox verification, sandbox chain only: 409 SANDBOX_ONLY on a real network; " +
+      'the registration number or legal name SANDBOX-REJECT is rejected). ' +
       'Verified: the tier rises and the credential is re-issued. Rejected: recorded with its reason, nothing else changes.',
     tag: 'Agents',
     status: 201,

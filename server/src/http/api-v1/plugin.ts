@@ -49,6 +49,12 @@ const require = createRequire(import.meta.url);
 // The package exports no subpath for its browser bundle; it sits beside the main entry.
 const REFERENCE_SCRIPT = path.join(path.dirname(require.resolve('@scalar/api-reference')), 'browser', 'standalone.js');
 
+// Zod, bundled in the reference, probes whether it may compile validators with Function().
+// The Content-Security-Policy allows no eval, so the probe fails (harmlessly) and is reported as
+// a violation. Told first to stay interpreted, zod never probes; this is a file of its own
+// because the policy runs no inline script.
+const REFERENCE_SETUP = 'globalThis.__zod_globalConfig = Object.assign(globalThis.__zod_globalConfig ?? {}, { jitless: true });\n';
+
 const REFERENCE_PAGE = `<!doctype html>
 <html lang="en">
   <head>
@@ -58,6 +64,7 @@ const REFERENCE_PAGE = `<!doctype html>
   </head>
   <body>
     <script id="api-reference" data-url="/api/v1/openapi.json" data-configuration='{"withDefaultFonts":false,"hideClientButton":true}'></script>
+    <script src="/docs/api/setup.js"></script>
     <script src="/docs/api/reference.js"></script>
   </body>
 </html>
@@ -74,6 +81,9 @@ export async function apiV1Plugin(app: FastifyInstance, options: { deps: AppDeps
   });
   app.get('/api/v1/openapi.json', async () => document);
   app.get('/docs/api', async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
+  app.get('/docs/api/setup.js', async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(REFERENCE_SETUP),
+  );
   // Served from the installed package: the reference works offline and needs no CDN.
   app.get('/docs/api/reference.js', async (_request, reply) =>
     reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(createReadStream(REFERENCE_SCRIPT)),

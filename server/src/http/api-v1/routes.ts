@@ -83,14 +83,14 @@ const wallet = [
     method: 'POST',
     path: '/wallet/top-up',
     operationId: 'topUpWallet',
-    summary: 'Add funds to the wallet from the sandbox funding source',
+    summary: 'Add funds to the wallet from the sandbox funding source (sandbox chain only: 409 SANDBOX_ONLY on a real network)',
     tag: 'Wallet',
     idempotent: true,
     body: topUpWalletInput,
     response: topUpWalletResult,
     async handler({ deps, owner, body, idempotencyKey, reply }) {
       const result = await topUpWallet(
-        deps.db.prisma,
+        deps,
         owner.userId,
         { amount: body.amount, currency: body.currency },
         { idempotencyKey },

@@ -5,7 +5,8 @@
  * raises the agent's tier and re-issues its credential, which states the tier; the credential
  * takes a fresh slot in the status list, so the one stating the old tier stops verifying.
  * A rejected request changes nothing but the record and the audit log, and is not an error:
- * the caller reads the outcome and its reason from the result.
+ * the caller reads the outcome and its reason from the result. The sandbox verifier vouches
+ * for nobody on a real network: there every request is refused with SANDBOX_ONLY, unrecorded.
  *
  * The agent row is locked first, so concurrent requests for one agent run one after the
  * other and the second sees the tier the first set.
@@ -13,7 +14,9 @@
 import { AppError, compareTiers, nextTier, type KyaTier } from '@purser/core';
 import type { KyaEscalationResult, RequestKyaEscalationInput } from '@purser/core/contracts/kya';
 import type { Prisma, TransactionClient } from '@purser/db';
+import type { AppDeps } from '../../trpc/context';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
+import { assertSandbox } from '../chain/sandbox-only';
 import { serializeKyaVerification, kyaVerificationSelect } from './kya-verification-view';
 import { lockOwnedAgent, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
 import { agentSelect, serializeAgent } from './serialize-agent';
@@ -28,7 +31,14 @@ function notAbove(current: KyaTier, requested: KyaTier): AppError {
   return new AppError('CONFLICT', `The agent ${relation} the ${current} KYA tier, so ${requested} would not raise it: ${hint}`);
 }
 
-export async function requestKyaEscalation(deps: AgentServiceDeps, ownerId: string, input: RequestKyaEscalationInput): Promise<KyaEscalationResult> {
+export const SANDBOX_KYA_INSTEAD = 'Raising a KYA tier here needs a real identity provider, which this deployment does not have.';
+
+export async function requestKyaEscalation(
+  deps: AgentServiceDeps & Pick<AppDeps, 'chain'>,
+  ownerId: string,
+  input: RequestKyaEscalationInput,
+): Promise<KyaEscalationResult> {
+  assertSandbox(deps.chain.info, 'The sandbox KYA verifier', SANDBOX_KYA_INSTEAD);
   // Pure, and the same for every attempt of the transaction below.
   const outcome = verifyKyaEvidence(input);
   return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {

@@ -8,7 +8,9 @@
  * `SANDBOX-REJECT`, in any case, is rejected as a real register would reject an unknown
  * company. Verifications record `method: 'sandbox'`; a real provider would be another method.
  *
- * A pure function: no I/O, no clock, so the same evidence always gets the same answer.
+ * A pure function: no I/O, no clock, so the same evidence always gets the same answer. It is
+ * consulted only while the chain is the sandbox (request-kya-escalation.ts refuses with
+ * SANDBOX_ONLY on a real network), so it never vouches for anyone where money is real.
  */
 import type { KyaEscalationRequest } from '@purser/core/contracts/kya';
 

@@ -9,7 +9,7 @@
  * to the configured network (Base Sepolia, Base).
  */
 import type { FacilitatorClient } from '@x402/core/server';
-import type { Address, Hex, PublicClient } from 'viem';
+import type { Account, Address, Hex, PublicClient } from 'viem';
 
 /** CAIP-2 network id, as x402 v2 names networks: `eip155:84532` is Base Sepolia. */
 export type EvmNetwork = `eip155:${number}`;
@@ -47,10 +47,22 @@ export interface EvmChain {
   /** EIP-3009 `authorizationState(authorizer, nonce)`: true once used or cancelled. */
   authorizationUsed(authorizer: Address, nonce: Hex): Promise<boolean>;
   /**
-   * The transaction that used an authorisation (its `AuthorizationUsed` log), searched from
-   * `fromBlock`; null when none has.
+   * What ended an authorisation, searched from `fromBlock`: the transaction that used it (its
+   * `AuthorizationUsed` log) or the one that cancelled it (`AuthorizationCanceled`); null for both
+   * while it is still open.
    */
+  authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint): Promise<{ used: Hex | null; cancelled: Hex | null }>;
+  /** The transaction that used an authorisation; null when none has. */
   findAuthorizationTransaction(authorizer: Address, nonce: Hex, fromBlock: bigint): Promise<Hex | null>;
+  /**
+   * Submits EIP-3009 `cancelAuthorization` with the authorizer's signature over
+   * CancelAuthorization(authorizer, nonce), and waits for it to be mined. Anyone may submit it:
+   * the chain's gas payer does (the sandbox admin, or the facilitator account), else `sender`.
+   * Resolves with the transaction; rejects if it reverted (e.g. the seller used it first).
+   */
+  cancelAuthorization(request: { authorizer: Address; nonce: Hex; signature: Hex; sender?: Account }): Promise<Hex>;
+  /** The USDC contract's EIP-712 domain (name, version): what authorisations are signed under. */
+  usdcDomain(): Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }>;
   /** The latest block's number and timestamp (seconds): authorisation windows are chain time. */
   latestBlock(): Promise<{ number: bigint; timestamp: bigint }>;
   /** Verifies and settles x402 payments: in-process, or the configured facilitator URL. */

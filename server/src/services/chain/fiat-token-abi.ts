@@ -1,6 +1,7 @@
 /**
  * The parts of Circle's FiatToken (USDC) ABI the chain service uses: sandbox set-up and minting,
- * balances, and the EIP-3009 authorisation state x402 payments settle by.
+ * balances, the EIP-712 domain, and the EIP-3009 authorisation state x402 payments settle by
+ * (used by a seller's transferWithAuthorization, or voided by the signer's cancelAuthorization).
  */
 import { parseAbi } from 'viem';
 
@@ -16,5 +17,7 @@ export const fiatTokenAbi = parseAbi([
   'function decimals() view returns (uint8)',
   'function balanceOf(address account) view returns (uint256)',
   'function authorizationState(address authorizer, bytes32 nonce) view returns (bool)',
+  'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
+  'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
 ]);

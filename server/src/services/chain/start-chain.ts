@@ -12,6 +12,7 @@ import {
   type Chain,
   createPublicClient,
   createTestClient,
+  createWalletClient,
   defineChain,
   type Hex,
   http,
@@ -164,11 +165,12 @@ async function connectChain(config: ChainConfig, rpcUrl: string, logger?: ChainL
   if (chainId !== info.chainId) throw new Error(`The RPC URL serves chain ${chainId}, not ${info.displayName} (${info.chainId})`);
 
   let facilitator: EvmChain['facilitator'];
+  let gasPayer: SerialWallet | null = null;
   if (config.facilitatorUrl) {
     facilitator = new HTTPFacilitatorClient({ url: config.facilitatorUrl });
   } else if (config.facilitatorPrivateKey) {
-    const wallet = createSerialWallet(privateKeyToAccount(config.facilitatorPrivateKey), chain, rpcUrl);
-    facilitator = createLocalFacilitator({ info, publicClient, wallet });
+    gasPayer = createSerialWallet(privateKeyToAccount(config.facilitatorPrivateKey), chain, rpcUrl);
+    facilitator = createLocalFacilitator({ info, publicClient, wallet: gasPayer });
   } else {
     throw new Error(
       `Settling x402 payments on ${info.displayName} needs a facilitator: configure a facilitator URL, ` +
@@ -176,7 +178,7 @@ async function connectChain(config: ChainConfig, rpcUrl: string, logger?: ChainL
     );
   }
   logger?.info({ network: info.network, usdc: info.usdcAddress }, `Connected to ${info.displayName}`);
-  return assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox: null, close: async () => {} });
+  return assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox: null, gasPayer, close: async () => {} });
 }
 
 interface ChainParts {
@@ -186,12 +188,23 @@ interface ChainParts {
   facilitator: EvmChain['facilitator'];
   /** The sandbox's token admin (the only minter), anvil's test actions and the demo seller. */
   sandbox: { admin: SerialWallet; testClient: TestClient; seller: Address } | null;
+  /** Pays the gas of cancelAuthorization: the sandbox admin, or the in-process facilitator's account. */
+  gasPayer?: SerialWallet | null;
   close: () => Promise<void>;
 }
 
-function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, close }: ChainParts): EvmChain {
+function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPayer = sandbox?.admin ?? null, close }: ChainParts): EvmChain {
   const usdc = { address: info.usdcAddress, abi: fiatTokenAbi } as const;
   let closed: Promise<void> | undefined;
+  let domain: Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }> | undefined;
+  async function authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint) {
+    const search = { ...usdc, args: { authorizer, nonce }, fromBlock, toBlock: 'latest' } as const;
+    const [used, cancelled] = await Promise.all([
+      publicClient.getContractEvents({ ...search, eventName: 'AuthorizationUsed' }),
+      publicClient.getContractEvents({ ...search, eventName: 'AuthorizationCanceled' }),
+    ]);
+    return { used: used[0]?.transactionHash ?? null, cancelled: cancelled[0]?.transactionHash ?? null };
+  }
   return {
     info,
     rpcUrl,
@@ -212,15 +225,33 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, close
     },
     authorizationUsed: (authorizer, nonce) =>
       publicClient.readContract({ ...usdc, functionName: 'authorizationState', args: [authorizer, nonce] }),
+    authorizationOutcome,
     async findAuthorizationTransaction(authorizer, nonce, fromBlock) {
-      const logs = await publicClient.getContractEvents({
-        ...usdc,
-        eventName: 'AuthorizationUsed',
-        args: { authorizer, nonce },
-        fromBlock,
-        toBlock: 'latest',
-      });
-      return logs[0]?.transactionHash ?? null;
+      return (await authorizationOutcome(authorizer, nonce, fromBlock)).used;
+    },
+    async cancelAuthorization({ authorizer, nonce, signature, sender }) {
+      const args = [authorizer, nonce, signature] as const;
+      let hash: Hex;
+      if (gasPayer) {
+        hash = await gasPayer.send((wallet) => wallet.writeContract({ ...usdc, functionName: 'cancelAuthorization', args }));
+      } else if (sender) {
+        const wallet = createWalletClient({ account: sender, chain: publicClient.chain!, transport: http(rpcUrl) });
+        hash = await wallet.writeContract({ ...usdc, functionName: 'cancelAuthorization', args });
+      } else {
+        throw new Error(`No account pays gas for cancelling authorisations on ${info.displayName}`);
+      }
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`cancelAuthorization reverted (${hash})`);
+      return hash;
+    },
+    async usdcDomain() {
+      domain ??= Promise.all([
+        publicClient.readContract({ ...usdc, functionName: 'name' }),
+        publicClient.readContract({ ...usdc, functionName: 'version' }),
+      ]).then(([name, version]) => ({ name, version, chainId: info.chainId, verifyingContract: info.usdcAddress }));
+      // A failed read (RPC down) is not remembered: the next call asks again.
+      domain.catch(() => (domain = undefined));
+      return domain;
     },
     async latestBlock() {
       const block = await publicClient.getBlock({ blockTag: 'latest' });

@@ -73,9 +73,16 @@ export function identityPublicJwk(publicKey: string): JWK {
  * 32-byte secp256k1 scalar. For server-side signing only (x402 payments, key-bound
  * presentations); callers have already authorised the agent or its owner.
  */
-export async function readAgentPrivateKey(prisma: TransactionClient, masterKey: Buffer, agentId: string, purpose: AgentKeyPurpose): Promise<Buffer> {
+export async function readAgentPrivateKey(
+  prisma: TransactionClient,
+  masterKey: Buffer,
+  agentId: string,
+  purpose: AgentKeyPurpose,
+  /** Only to void what the key already signed (cancelling a deleted agent's x402 authorisations). */
+  options: { evenIfRevoked?: boolean } = {},
+): Promise<Buffer> {
   const row = await prisma.agentKey.findFirst({
-    where: { agentId, purpose, revokedAt: null },
+    where: { agentId, purpose, ...(options.evenIfRevoked ? {} : { revokedAt: null }) },
     orderBy: { createdAt: 'desc' },
     select: { id: true, ciphertext: true, iv: true, tag: true },
   });

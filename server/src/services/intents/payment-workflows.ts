@@ -1,11 +1,21 @@
 /**
  * Starting and signalling payment workflows from services. Starting is idempotent: the
- * workflow id derives from the intent id, and a start that finds the workflow running (a
- * retried request, a concurrent duplicate) is not an error.
+ * workflow id derives from the intent id, and a start that finds the workflow running or
+ * already closed (a retried request, a concurrent duplicate) is not an error: the id is never
+ * reused, so an intent's workflow runs once, whatever happens to the request that started it.
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { paymentWorkflowId, WORKFLOW_NAMES } from '@purser/workflows/constants';
-import type { PaymentProgress, PaymentWorkflowInput } from '@purser/workflows/workflows/payment';
+import {
+  approvalDecidedSignal,
+  cancelSignal,
+  policyChangedSignal,
+  progressQuery,
+  railUpdatedSignal,
+  type PaymentProgress,
+  type PaymentWorkflowInput,
+} from '@purser/workflows/workflows/payment';
 import type { TemporalDeps } from '../../trpc/context';
 
 export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id: string; maxRetries: number }): Promise<void> {
@@ -14,6 +24,8 @@ export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id:
     await temporal.client.workflow.start(WORKFLOW_NAMES.payment, {
       taskQueue: temporal.taskQueue,
       workflowId: paymentWorkflowId(intent.id),
+      // A payment that ended (settled, failed, released) must never run a second time.
+      workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
       args,
     });
   } catch (error) {
@@ -21,7 +33,14 @@ export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id:
   }
 }
 
-export type PaymentSignal = 'approvalDecided' | 'cancel' | 'policyChanged' | 'railUpdated';
+const PAYMENT_SIGNALS = {
+  approvalDecided: approvalDecidedSignal,
+  cancel: cancelSignal,
+  policyChanged: policyChangedSignal,
+  railUpdated: railUpdatedSignal,
+} as const;
+
+export type PaymentSignal = keyof typeof PAYMENT_SIGNALS;
 
 /**
  * Tells the intent's workflow something changed. The change is already committed, and the
@@ -35,7 +54,7 @@ export async function signalPaymentWorkflow(
   log: (error: unknown) => void,
 ): Promise<void> {
   try {
-    await temporal.client.workflow.getHandle(paymentWorkflowId(intentId)).signal(signal);
+    await temporal.client.workflow.getHandle(paymentWorkflowId(intentId)).signal(PAYMENT_SIGNALS[signal]);
   } catch (error) {
     // A finished workflow needs no news.
     if (!(error instanceof WorkflowNotFoundError)) log(error);
@@ -45,7 +64,7 @@ export async function signalPaymentWorkflow(
 /** The workflow's own account of its steps (the progress query); null when it never started. */
 export async function queryPaymentProgress(temporal: TemporalDeps, intentId: string): Promise<PaymentProgress | null> {
   try {
-    return await temporal.client.workflow.getHandle(paymentWorkflowId(intentId)).query<PaymentProgress>('progress');
+    return await temporal.client.workflow.getHandle(paymentWorkflowId(intentId)).query(progressQuery);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;
     throw error;

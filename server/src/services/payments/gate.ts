@@ -45,6 +45,9 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
       currency: true,
       category: true,
       merchant: true,
+      toAddress: true,
+      rail: true,
+      metadata: true,
       geography: true,
       kyaTier: true,
       updatedAt: true,
@@ -62,6 +65,8 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
       currency: intent.currency,
       category: intent.category,
       merchant: intent.merchant,
+      toAddress: intent.toAddress,
+      merchantVerified: merchantIsVerified(intent.rail, intent.metadata),
       country: intent.geography,
       kyaTier: intent.kyaTier,
     },
@@ -82,6 +87,21 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
   // Usage is left out: it moves with every payment, and reserve re-checks it under the wallet lock.
   const revision = hashRequest({ ...input, usage: null, rulesUpdatedAt: rules.updatedAt.toISOString(), intentUpdatedAt: intent.updatedAt.toISOString() });
   return { ...input, revision };
+}
+
+/**
+ * An x402 intent's merchant is the host of a URL the agent supplied, unless Purser fetched that
+ * URL itself (/x402/fetch marks `metadata.x402.url_fetched`): only then is the host where the
+ * money goes. Other intents' merchants are taken as given.
+ */
+function merchantIsVerified(rail: string | null, metadata: Prisma.JsonValue): boolean {
+  if (rail !== 'x402_base') return true;
+  const x402 = isJsonObject(metadata) ? metadata.x402 : undefined;
+  return isJsonObject(x402) && x402.url_fetched === true;
+}
+
+function isJsonObject(value: Prisma.JsonValue | undefined): value is Prisma.JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export async function applyGateDecision(tx: TransactionClient, intentId: string, decision: GateDecision, revision: string, log: (message: string, data: object) => void): Promise<GateOutcome> {

@@ -13,7 +13,7 @@ import { intentSelect, toIntentView } from '../intents/intent-view';
 import type { Rails } from '../rails/create-rails';
 import { openApproval, resolveApproval } from './approval-steps';
 import { applyGateDecision, loadGateInput, SYSTEM_ACTOR } from './gate';
-import { checkRail, chooseRail, executeOnRail } from './rail-steps';
+import { abandonRail, checkRail, chooseRail, executeOnRail } from './rail-steps';
 import { reserveFunds } from './reserve-funds';
 import { capturePayment, failIntent, releaseFunds } from './settle-payment';
 
@@ -40,6 +40,7 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
     reserveFunds: (intentId) => reserveFunds(prisma, intentId),
     executeOnRail: (intentId) => executeOnRail(prisma, rails, intentId),
     checkRail: (intentId) => checkRail(prisma, rails, intentId),
+    abandonRail: (intentId) => abandonRail(prisma, rails, intentId),
     capturePayment: (intentId) => capturePayment(prisma, intentId),
     releaseFunds: (intentId, failure) => releaseFunds(prisma, intentId, failure),
     failIntent: (intentId, failure) => failIntent(prisma, intentId, failure),

@@ -7,7 +7,7 @@ import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import type { RailStepResult } from '@purser/workflows/activities/payments';
 import { selectRail, type Rails } from '../rails/create-rails';
-import { declinedError, type RailPayment, type RailResult } from '../rails/rail';
+import { declinedError, recordOperationOnce, type RailPayment, type RailResult } from '../rails/rail';
 
 export async function railPaymentOf(prisma: PrismaClient, intentId: string): Promise<{ payment: RailPayment; rail: string }> {
   const intent = await prisma.paymentIntent.findUnique({
@@ -56,6 +56,26 @@ export async function executeOnRail(prisma: PrismaClient, rails: Rails, intentId
 export async function checkRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<RailStepResult> {
   const { rail } = await railPaymentOf(prisma, intentId);
   return toStepResult(await rails[rail as keyof Rails].status(intentId));
+}
+
+/**
+ * After execute failed for good. No operation yet: a declined one is recorded, so a late
+ * attempt of execute (a worker that lost contact) finds it and never performs; null. An
+ * operation: the rail stands it down where it can, and its state is answered for the workflow
+ * to follow until final, so no hold is released while the operation could still move money.
+ */
+export async function abandonRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<RailStepResult | null> {
+  const { rail: name } = await railPaymentOf(prisma, intentId);
+  const rail = rails[name as keyof Rails];
+  const { created } = await recordOperationOnce(prisma, rail, intentId, async () => ({
+    reference: `abandoned-${intentId}`,
+    status: 'declined',
+    declineCode: 'rail_error',
+    declineMessage: `The ${rail.name} rail could not be reached; nothing was sent`,
+    details: {},
+  }));
+  if (created) return null;
+  return toStepResult(await (rail.abandon ? rail.abandon(intentId) : rail.status(intentId)));
 }
 
 function toStepResult(result: RailResult): RailStepResult {

@@ -4,13 +4,12 @@
  */
 import { AppError, RAIL_MESSAGE, RAIL_NAMES, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import type { EvmChain } from '../chain/evm-chain';
 import { createBankRail } from './bank-rail';
 import { createCardRail } from './card-rail';
 import { createLedgerRail } from './ledger-rail';
 import type { Clock, Rail, RailPayment, RailQuote } from './rail';
 import { createSolanaRail, type SolanaRail, type SolanaRailOptions } from './solana-rail';
-import { createX402BaseRail } from './x402-base-rail';
+import { createX402BaseRail, type X402RailDeps } from './x402-base-rail';
 
 export type Rails = Record<RailName, Rail> & { solana: SolanaRail };
 
@@ -22,7 +21,7 @@ export interface CreateRailsOptions {
   bank?: { settlementDelayMs?: number };
   solana?: SolanaRailOptions;
   /** The chain and the key that decrypts agents' EVM keys; without them x402-base refuses. */
-  x402?: { masterKey: Buffer; chain: EvmChain };
+  x402?: X402RailDeps;
 }
 
 export function createRails(options: CreateRailsOptions): Rails {

@@ -71,6 +71,11 @@ export interface Rail {
   execute(payment: RailPayment): Promise<RailResult>;
   /** The operation of the intent, advanced to settled or declined once its time has come. */
   status(intentId: string): Promise<RailResult>;
+  /**
+   * Ends a pending operation early where the rail can (an x402 authorisation is cancelled on
+   * chain), then answers its state. Rails without it are followed with status until final.
+   */
+  abandon?(intentId: string): Promise<RailResult>;
 }
 
 export type Clock = () => Date;

@@ -5,20 +5,28 @@
  * execute signs, once per intent, after the gate and the reserve have passed: the payment
  * header is recorded as a pending operation (details.paymentHeader) for /x402/sign-payment to
  * hand out. Nothing is signed before then, and the header pays only this requirement's
- * payee and amount. status follows the authorisation on chain: used -> settled (with the
- * transaction that used it), past its validBefore unused -> declined, so the workflow
- * releases the held funds only once the header can no longer move money.
+ * payee and amount, for at most the deployment's window (x402-authorization.ts); it is decoded
+ * and checked against the intent before it is stored. status follows the authorisation on
+ * chain: used -> settled (with the transaction that used it), cancelled on chain or past its
+ * validBefore unused -> declined, so the workflow releases the held funds only once the header
+ * can no longer move money. abandon cancels a pending authorisation on chain (EIP-3009
+ * cancelAuthorization) when the payment must end early.
  */
 import { AppError, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { x402Client } from '@x402/core/client';
-import { decodePaymentSignatureHeader, encodePaymentSignatureHeader } from '@x402/core/http';
-import type { PaymentRequired } from '@x402/core/types';
-import { registerExactEvmScheme } from '@x402/evm/exact/client';
-import { getAddress, isAddressEqual, type Address, type Hex } from 'viem';
+import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import type { EvmChain } from '../chain/evm-chain';
 import { readAgentPrivateKey } from '../identity/agent-keys';
+import {
+  assertSignedAsPriced,
+  cancelAuthorizationOnChain,
+  DEFAULT_X402_MAX_VALIDITY_SECONDS,
+  priceRequirement,
+  signX402Authorization,
+  type AuthorizationTerms,
+  type PricedRequirement,
+} from '../x402/x402-authorization';
 import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type Rail, type RailPayment, type StoredOperation } from './rail';
 
 /** How often a signed, not yet used authorisation is looked up on chain. */
@@ -36,6 +44,8 @@ export interface X402IntentMetadata {
   x402_version: 1 | 2;
   requirement: Record<string, unknown> & { network: string; asset: string; payTo: string; maxTimeoutSeconds: number };
   resource?: { url: string; description?: string; mimeType?: string };
+  /** True when Purser fetched `resource.url` itself (/x402/fetch): only then is its host the seller's. */
+  url_fetched?: boolean;
 }
 
 export function x402MetadataOf(metadata: Record<string, unknown>): X402IntentMetadata | null {
@@ -43,50 +53,63 @@ export function x402MetadataOf(metadata: Record<string, unknown>): X402IntentMet
   return x402 && typeof x402 === 'object' && x402.requirement && typeof x402.requirement === 'object' ? x402 : null;
 }
 
+export interface X402RailDeps {
+  masterKey: Buffer;
+  chain: EvmChain;
+  /** The longest window an authorisation is signed for (X402_MAX_VALIDITY_SECONDS). */
+  maxValiditySeconds?: number;
+}
+
 /** Without a chain (tests of other rails) the rail exists but refuses every payment. */
-export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: { masterKey: Buffer; chain: EvmChain } }): Rail {
+export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402RailDeps }): Rail {
   const { prisma } = deps;
   const rail = { name: 'x402-base' as RailName, sandbox: deps.x402?.chain.info.sandbox ?? true };
+  const maxValiditySeconds = deps.x402?.maxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS;
 
-  /** Why this rail cannot pay `payment`, or null when it can. */
-  function refusal(payment: RailPayment): string | null {
+  /** The requirement as it will be signed, or why this rail cannot pay `payment`. */
+  function priced(payment: RailPayment): { priced: PricedRequirement; x402: X402IntentMetadata } | { reason: string } {
     const x402 = x402MetadataOf(payment.metadata);
-    if (!x402) return X402_INTENT_REASON;
-    if (!deps.x402) return 'No EVM chain is configured in this process';
-    const { chain } = deps.x402;
-    if (!payment.payer.evmAddress) return 'The agent has no EVM wallet';
-    const { requirement } = x402;
-    const network = x402.x402_version === 1 ? chain.info.v1Name : chain.info.network;
-    if (requirement.network !== network) return `This deployment pays on ${chain.info.network} (${chain.info.v1Name}), not ${requirement.network}`;
-    if (!isAddressEqual(requirement.asset as Address, chain.info.usdcAddress)) return `Only USDC (${chain.info.usdcAddress}) is paid over x402`;
-    if (!payment.toAddress || !isAddressEqual(requirement.payTo as Address, payment.toAddress as Address)) return "The requirement's payTo does not match the payment's recipient";
-    if (requirementAmount(requirement) !== payment.amount) return "The requirement's amount does not match the payment's amount";
-    return null;
+    if (!x402) return { reason: X402_INTENT_REASON };
+    if (!deps.x402) return { reason: 'No EVM chain is configured in this process' };
+    if (!payment.payer.evmAddress) return { reason: 'The agent has no EVM wallet' };
+    let price: PricedRequirement;
+    try {
+      price = priceRequirement(x402.requirement, x402.x402_version, deps.x402.chain.info, maxValiditySeconds);
+    } catch (error) {
+      if (error instanceof AppError) return { reason: error.message };
+      throw error;
+    }
+    if (!payment.toAddress || !isAddress(payment.toAddress) || !isAddressEqual(price.payTo, payment.toAddress)) return { reason: "The requirement's payTo does not match the payment's recipient" };
+    if (price.amount !== payment.amount) return { reason: "The requirement's amount does not match the payment's amount" };
+    return { priced: price, x402 };
   }
 
-  async function sign(payment: RailPayment, x402: X402IntentMetadata) {
-    const key = await readAgentPrivateKey(prisma, deps.x402!.masterKey, payment.payer.agentId, 'evm');
+  async function agentAccount(agentId: string, options: { evenIfRevoked?: boolean } = {}) {
+    const key = await readAgentPrivateKey(prisma, deps.x402!.masterKey, agentId, 'evm', options);
     const account = privateKeyToAccount(`0x${key.toString('hex')}`);
     key.fill(0);
-    // Spending rules and policies were enforced by the payment workflow before this step.
-    const client = registerExactEvmScheme(new x402Client(), { signer: account }).setSpendControls(false);
-    const paymentRequired = {
-      x402Version: x402.x402_version,
-      accepts: [x402.requirement],
-      ...(x402.resource ? { resource: x402.resource } : {}),
-    } as unknown as PaymentRequired;
-    const payload = await client.createPaymentPayload(paymentRequired);
-    return encodePaymentSignatureHeader(payload);
+    return account;
   }
 
-  async function settleIfUsed(operation: StoredOperation): Promise<StoredOperation> {
+  /** Resolves a pending operation once the chain says how it ended: used, cancelled or expired. */
+  async function follow(operation: StoredOperation): Promise<StoredOperation> {
     if (operation.status !== 'pending') return operation;
     const { chain } = deps.x402!;
     const payer = operation.details.payer as Address;
     const nonce = operation.details.nonce as Hex;
     if (await chain.authorizationUsed(payer, nonce)) {
-      const transaction = await chain.findAuthorizationTransaction(payer, nonce, BigInt(String(operation.details.fromBlock)));
-      return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: transaction });
+      const { used, cancelled } = await chain.authorizationOutcome(payer, nonce, BigInt(String(operation.details.fromBlock)));
+      if (used) return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: used });
+      if (cancelled) {
+        return resolveOperation(
+          prisma,
+          operation,
+          { status: 'declined', declineCode: 'authorization_cancelled', declineMessage: 'The signed payment was cancelled on chain before the seller redeemed it; nothing moved' },
+          { cancelTransactionHash: cancelled },
+        );
+      }
+      // The state says it ended but its log is not visible yet: look again.
+      return operation;
     }
     // Expired once the chain's time has passed validBefore. A quiet chain (anvil mines only on
     // demand) may show an old block; any block mined later is at least as late as the wall
@@ -104,6 +127,23 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: { master
     return operation;
   }
 
+  /**
+   * Voids a pending authorisation on chain, then reads how it ended: cancelled, or used if the
+   * seller redeemed it first (the cancel then reverts). Throws while the chain cannot tell.
+   */
+  async function cancel(operation: StoredOperation, agentId: string): Promise<StoredOperation> {
+    const current = await follow(operation);
+    if (current.status !== 'pending') return current;
+    try {
+      await cancelAuthorizationOnChain(deps.x402!.chain, await agentAccount(agentId, { evenIfRevoked: true }), current.details.nonce as Hex);
+    } catch (error) {
+      const after = await follow(current);
+      if (after.status !== 'pending') return after;
+      throw error;
+    }
+    return follow(current);
+  }
+
   function withPollTime(operation: StoredOperation): StoredOperation {
     return operation.status === 'pending' ? { ...operation, settleAfter: new Date(Date.now() + AUTHORIZATION_POLL_MS) } : operation;
   }
@@ -114,17 +154,22 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: { master
     currencies: ['USDC'],
 
     async quote(payment) {
-      const reason = refusal(payment);
+      const outcome = priced(payment);
+      const reason = 'reason' in outcome ? outcome.reason : null;
       return { rail: 'x402-base', available: reason === null, ...(reason ? { reason } : {}), fee: 0n, estimatedSettlementMs: 2_000, sandbox: rail.sandbox };
     },
 
     async execute(payment) {
-      const reason = refusal(payment);
-      if (reason) throw new AppError('RAIL_UNAVAILABLE', reason);
+      const outcome = priced(payment);
+      if ('reason' in outcome) throw new AppError('RAIL_UNAVAILABLE', outcome.reason);
+      const { priced: price, x402 } = outcome;
       const { chain } = deps.x402!;
-      const x402 = x402MetadataOf(payment.metadata)!;
       const payer = getAddress(payment.payer.evmAddress!);
       const { operation } = await recordOperationOnce(prisma, rail, payment.intentId, async (): Promise<NewOperation> => {
+        const { status: agentStatus } = await prisma.agent.findUniqueOrThrow({ where: { id: payment.payer.agentId }, select: { status: true } });
+        if (agentStatus !== 'active') {
+          return { reference: `x402-refused-${payment.intentId}`, status: 'declined', declineCode: 'agent_not_active', declineMessage: `The agent is ${agentStatus}; nothing was signed`, details: { network: chain.info.network, payer } };
+        }
         const onChain = await chain.usdcBalanceOf(payer);
         if (onChain < payment.amount) {
           return {
@@ -136,38 +181,81 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: { master
           };
         }
         const { number: fromBlock } = await chain.latestBlock();
-        const header = await sign(payment, x402);
-        const { payload } = decodePaymentSignatureHeader(header) as unknown as { payload: { authorization: { nonce: Hex; validBefore: string } } };
+        const domain = await chain.usdcDomain();
+        const header = await signX402Authorization({ account: await agentAccount(payment.payer.agentId), requirement: x402.requirement, priced: price, domain, resource: x402.resource });
+        // The window is Purser's, counted from now: the header may not outlive it.
+        const latestValidBefore = BigInt(Math.floor(Date.now() / 1000) + price.validitySeconds);
+        const terms: AuthorizationTerms = { ...price, from: payer, latestValidBefore };
+        let decoded;
+        try {
+          decoded = await assertSignedAsPriced(header, terms, domain);
+        } catch (error) {
+          // Never stored, so never handed out or forwarded: it cannot move money.
+          if (!(error instanceof AppError)) throw error;
+          return { reference: `x402-refused-${payment.intentId}`, status: 'declined', declineCode: 'authorization_mismatch', declineMessage: error.message, details: { network: chain.info.network, payer } };
+        }
+        const { authorization } = decoded.payload;
         return {
-          reference: payload.authorization.nonce,
+          reference: authorization.nonce,
           status: 'pending',
           settleAfter: new Date(Date.now() + AUTHORIZATION_POLL_MS),
           details: {
             network: chain.info.network,
             x402Version: x402.x402_version,
             payer,
-            payTo: getAddress(payment.toAddress!),
-            nonce: payload.authorization.nonce,
-            validBefore: payload.authorization.validBefore,
+            payTo: price.payTo,
+            nonce: authorization.nonce,
+            validBefore: authorization.validBefore,
+            latestValidBefore: latestValidBefore.toString(),
             fromBlock: fromBlock.toString(),
             paymentHeader: header,
             transactionHash: null,
           },
         };
       });
-      return toRailResult(withPollTime(await settleIfUsed(operation)));
+      // The chain may be unreachable right after signing: the operation is recorded, and the
+      // workflow follows it (without an attempt limit) instead of failing the step.
+      return toRailResult(withPollTime(await follow(operation).catch(() => operation)));
     },
 
     async status(intentId) {
       const operation = await readOperation(prisma, intentId, 'x402-base');
-      return toRailResult(withPollTime(await settleIfUsed(operation)));
+      return toRailResult(withPollTime(await follow(operation)));
+    },
+
+    async abandon(intentId) {
+      const operation = await readOperation(prisma, intentId, 'x402-base');
+      if (operation.status !== 'pending') return toRailResult(operation);
+      const { agentId } = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { agentId: true } });
+      return toRailResult(withPollTime(await cancel(operation, agentId)));
     },
   };
 }
 
-/** The requirement's price in atomic units: v2 `amount`, v1 `maxAmountRequired`. */
-export function requirementAmount(requirement: Record<string, unknown>): bigint {
-  const value = requirement.amount ?? requirement.maxAmountRequired;
-  if (typeof value !== 'string' || !/^\d+$/.test(value)) throw new AppError('VALIDATION_FAILED', 'The requirement has no amount in atomic units');
-  return BigInt(value);
+/**
+ * Cancels on chain every authorisation an agent signed that a seller has not redeemed yet, and
+ * tells each payment's workflow to look: its hold is then released, since nothing can move the
+ * money any more. Called when the agent is suspended or deleted. Each failure is reported and the
+ * others still tried; an authorisation that could not be cancelled still expires within its window.
+ */
+export async function cancelOutstandingAuthorizations(
+  deps: { prisma: PrismaClient; x402: X402RailDeps },
+  agentId: string,
+): Promise<{ cancelled: string[]; failed: { intentId: string; error: unknown }[] }> {
+  const rail = createX402BaseRail({ prisma: deps.prisma, x402: deps.x402 });
+  const pending = await deps.prisma.railOperation.findMany({
+    where: { rail: 'x402_base', status: 'pending', paymentIntent: { agentId } },
+    select: { paymentIntentId: true },
+  });
+  const cancelled: string[] = [];
+  const failed: { intentId: string; error: unknown }[] = [];
+  for (const { paymentIntentId } of pending) {
+    try {
+      await rail.abandon!(paymentIntentId);
+      cancelled.push(paymentIntentId);
+    } catch (error) {
+      failed.push({ intentId: paymentIntentId, error });
+    }
+  }
+  return { cancelled, failed };
 }

@@ -1,10 +1,14 @@
 /**
  * Sandbox top-up of the owner's wallet: money enters from the external account (the world
  * outside the platform) through the ledger and is recorded as a 'deposit'. No real funding
- * source stands behind it; the response and the description say so.
+ * source stands behind it; the response and the description say so. So it works only while the
+ * chain is the sandbox: on a real network the owner's balance must stand for real money, and
+ * top-ups are refused with SANDBOX_ONLY.
  */
 import { AppError, toDecimalString, UNITS_PER_DOLLAR, type Currency, type TopUpWalletResult } from '@purser/core';
-import { ownerWalletSelect, type PrismaClient } from '@purser/db';
+import { ownerWalletSelect } from '@purser/db';
+import type { AppDeps } from '../../trpc/context';
+import { assertSandbox, type SandboxCheckedNetwork } from '../chain/sandbox-only';
 import { withIdempotency, type Idempotent } from '../idempotency/with-idempotency';
 import { externalAccountId, getOrCreateOwnerAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { ownerTransactionViewSelect, toOwnerTransactionView, toOwnerWalletView } from './wallet-views';
@@ -18,13 +22,16 @@ export interface TopUpWalletRequest {
   currency: Currency;
 }
 
+export const SANDBOX_TOP_UP_INSTEAD = "Send USDC to your agents' wallet addresses instead.";
+
 export async function topUpWallet(
-  prisma: PrismaClient,
+  deps: Pick<AppDeps, 'db'> & { chain: { info: SandboxCheckedNetwork } },
   ownerId: string,
   request: TopUpWalletRequest,
   options: { idempotencyKey?: string } = {},
 ): Promise<Idempotent<TopUpWalletResult>> {
   const { amount, currency } = request;
+  assertSandbox(deps.chain.info, 'Top-up from the sandbox funding source', SANDBOX_TOP_UP_INSTEAD);
   if (amount <= 0n) throw new AppError('INVALID_AMOUNT', 'Please enter a valid amount');
   if (amount > SANDBOX_TOP_UP_MAX_UNITS) {
     throw new AppError('INVALID_AMOUNT', `Sandbox top-ups are limited to ${toDecimalString(SANDBOX_TOP_UP_MAX_UNITS)} ${currency} at a time`);
@@ -37,7 +44,7 @@ export async function topUpWallet(
     request: { amount, currency },
   };
 
-  return withIdempotency(prisma, scope, async (tx) => {
+  return withIdempotency(deps.db.prisma, scope, async (tx) => {
     const wallet = await tx.ownerWallet.findUnique({ where: { userId: ownerId }, select: { id: true } });
     if (!wallet) throw new AppError('NOT_FOUND', 'Wallet not found');
     const ownerAccount = await getOrCreateOwnerAccount(tx, wallet.id, currency);

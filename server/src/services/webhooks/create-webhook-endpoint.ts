@@ -14,7 +14,7 @@ import { assertIds, toWebhookEndpointView, webhookEndpointSelect, type WebhookSe
 
 export async function createWebhookEndpoint(deps: WebhookServiceDeps, ownerId: string, input: CreateWebhookEndpointInput): Promise<WebhookEndpointWithSecretView> {
   assertIds(ownerId);
-  await assertWebhookUrlAllowed(input.url, deps);
+  await assertWebhookUrlAllowed(input.url, deps.outbound);
   // Chosen before the insert: the secret's ciphertext is bound to it.
   const endpointId = randomUUID();
   const secret = input.secret ?? generateWebhookSecret();

@@ -8,18 +8,18 @@
  * duplicates; `webhook-timestamp` is the time of this attempt; `webhook-signature` signs
  * id.timestamp.body with the endpoint's current secret.
  *
- * Outbound safety: http(s) only; no redirects (a 3xx is a failed attempt); a time limit on
- * the whole exchange; at most 4 KiB of the answer is read. Unless private URLs are allowed,
- * the connection only reaches public addresses, checked in its own DNS lookup.
+ * Outbound safety comes from the outbound client (services/outbound/): the outbound policy
+ * checked before connecting and in the connection's own DNS lookup, no redirects (a 3xx is a
+ * failed attempt), a time limit on the whole exchange; at most 4 KiB of the answer is read.
+ * A refused destination is a failed attempt in the log, like any other.
  */
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
+import { isAppError } from '@purser/core';
 import { Webhook } from 'standardwebhooks';
 import type { Database, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
 import type { WebhookAttemptOptions, WebhookAttemptResult, WebhookSender } from '@purser/workflows/activities/webhooks';
+import type { OutboundPolicy } from '../outbound/outbound-policy';
+import { sendOutbound } from '../outbound/outbound-request';
 import { decryptWebhookSecret } from './webhook-secret';
-import { isPublicAddress, PrivateAddressError, publicOnlyLookup, urlHost } from './webhook-url';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of an endpoint's answer is read; the rest is discarded unread. */
@@ -31,7 +31,8 @@ export const WEBHOOK_USER_AGENT = 'Purser-Webhooks/1.0';
 export interface WebhookSenderOptions {
   db: Pick<Database, 'prisma'>;
   masterKey: Buffer;
-  allowPrivateUrls: boolean;
+  /** Where endpoints may be reached (AppDeps.outbound). */
+  outbound: OutboundPolicy;
   /** Limit of one attempt, connection to last byte read. */
   fetchTimeoutMs?: number;
 }
@@ -41,7 +42,7 @@ interface HttpOutcome {
   error: string | null;
 }
 
-export function createWebhookSender({ db, masterKey, allowPrivateUrls, fetchTimeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS }: WebhookSenderOptions): WebhookSender {
+export function createWebhookSender({ db, masterKey, outbound, fetchTimeoutMs = DEFAULT_WEBHOOK_TIMEOUT_MS }: WebhookSenderOptions): WebhookSender {
   const prisma = db.prisma;
 
   return {
@@ -82,7 +83,7 @@ export function createWebhookSender({ db, masterKey, allowPrivateUrls, fetchTime
       };
 
       const started = performance.now();
-      const outcome = await postWebhook(endpoint.url, headers, body, { allowPrivateUrls, timeoutMs: fetchTimeoutMs });
+      const outcome = await postWebhook(endpoint.url, headers, body, { policy: outbound, timeoutMs: fetchTimeoutMs });
       const latencyMs = Math.max(0, Math.round(performance.now() - started));
       const succeeded = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
 
@@ -127,79 +128,23 @@ export async function postWebhook(
   url: string,
   headers: Record<string, string>,
   body: string,
-  options: { allowPrivateUrls: boolean; timeoutMs: number },
+  options: { policy: OutboundPolicy; timeoutMs: number },
 ): Promise<HttpOutcome> {
-  let target: URL;
   try {
-    target = new URL(url);
-  } catch {
-    return { statusCode: null, error: 'Invalid endpoint URL' };
-  }
-  if (target.protocol !== 'http:' && target.protocol !== 'https:') return { statusCode: null, error: 'Endpoint URL is not http or https' };
-  const host = urlHost(target);
-  // Literal addresses skip the lookup below, so they are checked here.
-  if (!options.allowPrivateUrls && isIP(host) && !isPublicAddress(host)) {
-    return { statusCode: null, error: `Refused: ${host} is not a public address` };
-  }
-
-  const signal = AbortSignal.timeout(options.timeoutMs);
-  return new Promise<HttpOutcome>((resolve) => {
-    let settled = false;
-    const settle = (outcome: HttpOutcome) => {
-      if (settled) return;
-      settled = true;
-      resolve(outcome);
-    };
-    // Set once the status line is in: a body cut short afterwards still reports that status.
-    let finishResponse: (() => void) | null = null;
-    const failWith = (error: unknown) => (finishResponse ? finishResponse() : settle({ statusCode: null, error: describeError(error, signal, options.timeoutMs) }));
-
-    const request = (target.protocol === 'https:' ? https : http).request(
-      target,
-      {
-        method: 'POST',
-        headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
-        // A fresh connection per attempt: every attempt goes through the address check.
-        agent: false,
-        signal,
-        ...(options.allowPrivateUrls ? {} : { lookup: publicOnlyLookup }),
-      },
-      (response) => {
-        const statusCode = response.statusCode ?? null;
-        const chunks: Buffer[] = [];
-        let size = 0;
-        const finish = () => {
-          const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-          settle({ statusCode, error: ok ? null : `HTTP ${statusCode}${excerpt(Buffer.concat(chunks))}` });
-        };
-        finishResponse = finish;
-        response.on('data', (chunk: Buffer) => {
-          if (size < RESPONSE_READ_LIMIT_BYTES) chunks.push(chunk.subarray(0, RESPONSE_READ_LIMIT_BYTES - size));
-          size += chunk.length;
-          if (size >= RESPONSE_READ_LIMIT_BYTES) {
-            finish();
-            response.destroy();
-          }
-        });
-        response.on('error', finish);
-        response.on('close', finish);
-      },
+    const response = await sendOutbound(
+      { url, method: 'POST', headers, body },
+      { policy: options.policy, peer: 'webhook endpoint', timeoutMs: options.timeoutMs, maxResponseBytes: RESPONSE_READ_LIMIT_BYTES, body: 'excerpt' },
     );
-    request.on('error', failWith);
-    request.end(body);
-  });
+    const ok = response.status >= 200 && response.status < 300;
+    return { statusCode: response.status, error: ok ? null : `HTTP ${response.status}${excerpt(response.body)}` };
+  } catch (error) {
+    if (isAppError(error)) return { statusCode: null, error: error.message.slice(0, 300) };
+    throw error;
+  }
 }
 
 function excerpt(bytes: Buffer): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is stripped
   const text = bytes.toString('utf8').replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
   return text ? `: ${text.slice(0, ERROR_EXCERPT_CHARS)}` : '';
-}
-
-function describeError(error: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return `Timed out after ${timeoutMs} ms`;
-  if (error instanceof PrivateAddressError) return `Refused: ${error.message}`;
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  const message = error instanceof Error ? error.message : String(error);
-  return (code && !message.includes(code) ? `${code}: ${message}` : message).slice(0, 300);
 }

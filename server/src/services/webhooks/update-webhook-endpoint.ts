@@ -13,12 +13,12 @@ import { assertWebhookUrlAllowed } from './webhook-url';
 import { assertIds, lockOwnedEndpoint, toWebhookEndpointView, webhookEndpointSelect, type WebhookServiceDeps } from './webhook-views';
 
 export async function updateWebhookEndpoint(
-  deps: Pick<WebhookServiceDeps, 'db' | 'allowPrivateUrls'>,
+  deps: Pick<WebhookServiceDeps, 'db' | 'outbound'>,
   ownerId: string,
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpointView> {
   assertIds(ownerId, input.endpointId);
-  if (input.url !== undefined) await assertWebhookUrlAllowed(input.url, deps);
+  if (input.url !== undefined) await assertWebhookUrlAllowed(input.url, deps.outbound);
   return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     const before = await lockOwnedEndpoint(tx, ownerId, input.endpointId);
     const row = await tx.webhookEndpoint.update({

@@ -9,7 +9,7 @@ import { WEBHOOK_DELIVERY_NOT_FOUND_MESSAGE, WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE,
 import type { Prisma, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 
-export type WebhookServiceDeps = Pick<AppDeps, 'db' | 'masterKey' | 'allowPrivateUrls'>;
+export type WebhookServiceDeps = Pick<AppDeps, 'db' | 'masterKey' | 'outbound'>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AppError } from '@purser/core';
-import { fetchUpstream, UPSTREAM_PRIVATE_ADDRESS_MESSAGE } from './upstream';
+import { createOutboundPolicy, parseAllowlist, type Resolve } from '../outbound/outbound-policy';
+import { fetchUpstream } from './upstream';
 
 interface Seen {
   method: string;
@@ -24,6 +25,8 @@ beforeAll(async () => {
       seen.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       if (request.url === '/redirect') {
         response.writeHead(302, { location: `${base}/elsewhere` }).end();
+      } else if (request.url === '/to-metadata') {
+        response.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end();
       } else if (request.url === '/silent') {
         // Never answers.
       } else if (request.url === '/huge') {
@@ -52,7 +55,14 @@ beforeEach(() => {
   seen.length = 0;
 });
 
-const local = { allowPrivateUrls: true };
+/** The sandbox's policy: loopback is reachable, so the local seller is. */
+const local = { policy: createOutboundPolicy({ allowLoopback: true }) };
+const strict = { policy: createOutboundPolicy() };
+
+/** Fixed answers for names, so no real DNS is asked. */
+const resolveTo =
+  (answers: Record<string, string[]>): Resolve =>
+  async (hostname) => (answers[hostname] ?? []).map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 
 describe('fetchUpstream', () => {
   it('sends a GET and returns status, lower-cased joined headers and body', async () => {
@@ -134,14 +144,63 @@ describe('fetchUpstream', () => {
     expect(seen).toHaveLength(0);
   });
 
-  it('refuses loopback, IPv6 loopback, link-local and names resolving to them unless private URLs are allowed', async () => {
-    for (const url of [`${base}/`, 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', `http://localhost:${port}/`]) {
-      await expect(fetchUpstream({ url }, { allowPrivateUrls: false }), url).rejects.toMatchObject({
-        name: 'AppError',
-        code: 'VALIDATION_FAILED',
-        message: expect.stringContaining(UPSTREAM_PRIVATE_ADDRESS_MESSAGE),
+  it('refuses loopback, by address or by name, where loopback is not allowed, before connecting', async () => {
+    for (const url of [`${base}/`, `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://localhost:${port}/`]) {
+      await expect(fetchUpstream({ url }, strict), url).rejects.toMatchObject({ name: 'AppError', code: 'URL_NOT_ALLOWED', message: expect.stringMatching(/^URL refused: /) });
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('refuses link-local, metadata and mapped link-local addresses even in the sandbox', async () => {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fe80::1]/',
+      'http://[::ffff:169.254.169.254]/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://metadata.google.internal./computeMetadata/v1/',
+    ]) {
+      await expect(fetchUpstream({ url }, local), url).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED' });
+    }
+  });
+
+  it('refuses a name that resolves to 169.254.169.254, or to it among allowed answers, without connecting', async () => {
+    const policy = createOutboundPolicy({ allowLoopback: true, resolve: resolveTo({ 'seller.test': ['169.254.169.254'], 'mixed.test': ['127.0.0.1', '169.254.169.254'] }) });
+    for (const host of ['seller.test', 'mixed.test']) {
+      await expect(fetchUpstream({ url: `http://${host}:${port}/` }, { policy }), host).rejects.toMatchObject({
+        code: 'URL_NOT_ALLOWED',
+        message: `URL refused: ${host} resolves to 169.254.169.254, a link-local address`,
       });
     }
     expect(seen).toHaveLength(0);
+  });
+
+  it('connects to the address the check saw for a name', async () => {
+    const policy = createOutboundPolicy({ allowLoopback: true, resolve: resolveTo({ 'seller.test': ['127.0.0.1'] }) });
+    const response = await fetchUpstream({ url: `http://seller.test:${port}/named` }, { policy });
+    expect(response.status).toBe(201);
+    expect(seen.map((request) => [request.url, request.headers.host])).toEqual([['/named', `seller.test:${port}`]]);
+  });
+
+  it('refuses private addresses unless the policy allows them or the allowlist names them', async () => {
+    await expect(fetchUpstream({ url: 'http://10.0.0.7/' }, local)).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED', message: 'URL refused: 10.0.0.7 is a private network address' });
+    // Allowed, the request gets as far as the connection (a seller bound to loopback stands in for 10.0.0.7).
+    const allowlisted = createOutboundPolicy({ allowlist: parseAllowlist('seller.internal'), resolve: resolveTo({ 'seller.internal': ['127.0.0.1'] }) });
+    expect((await fetchUpstream({ url: `http://seller.internal:${port}/internal` }, { policy: allowlisted })).status).toBe(201);
+    expect(seen.map((request) => request.url)).toEqual(['/internal']);
+  });
+
+  it("refuses loopback on a port of the product's own services even in the sandbox", async () => {
+    const policy = createOutboundPolicy({ allowLoopback: true, deniedLoopbackPorts: [port], resolve: resolveTo({ localhost: ['127.0.0.1'] }) });
+    for (const url of [`${base}/`, `http://localhost:${port}/`]) {
+      await expect(fetchUpstream({ url }, { policy }), url).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED', message: expect.stringContaining(`port ${port}`) });
+    }
+    expect(seen).toHaveLength(0);
+  });
+
+  it('returns a redirect to the metadata address as it is, without following it', async () => {
+    const response = await fetchUpstream({ url: `${base}/to-metadata` }, local);
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe('http://169.254.169.254/latest/meta-data/');
+    expect(seen.map((request) => request.url)).toEqual(['/to-metadata']);
   });
 });

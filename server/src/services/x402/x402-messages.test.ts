@@ -10,6 +10,7 @@ import {
   readPaymentRequired,
   readPaymentResponse,
   recommendRequirement,
+  requirementPrice,
 } from './x402-messages';
 
 const SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
@@ -146,7 +147,28 @@ describe('describeRequirement', () => {
   });
 
   it('refuses an amount that is not a whole number of atomic units', () => {
-    expect(() => describeRequirement(v2Requirement({ amount: '0.01' }), 2)).toThrow(expect.objectContaining({ code: 'UPSTREAM_ERROR' }));
+    expect(() => describeRequirement(v2Requirement({ amount: '0.01' }), 2)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+  });
+});
+
+describe('requirementPrice', () => {
+  it('is the field the official client signs: v1 maxAmountRequired, v2 amount', () => {
+    expect(requirementPrice({ maxAmountRequired: '1500000' }, 1)).toBe(1_500_000n);
+    expect(requirementPrice({ amount: '10000' }, 2)).toBe(10_000n);
+    // The same price named twice is one price.
+    expect(requirementPrice({ maxAmountRequired: '10000', amount: '10000' }, 1)).toBe(10_000n);
+  });
+
+  it('refuses a requirement with two prices, whichever version it claims', () => {
+    expect(() => requirementPrice({ amount: '10000', maxAmountRequired: '1500000' }, 1)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+    expect(() => requirementPrice({ amount: '1', maxAmountRequired: '2500000' }, 2)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+    expect(() => requirementPrice({ amount: '10000', maxAmountRequired: 10000 }, 2)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+  });
+
+  it('refuses a requirement without the price its version signs', () => {
+    // A v1 client signs maxAmountRequired: an `amount` alone would be priced but not signed.
+    expect(() => requirementPrice({ amount: '10000' }, 1)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+    expect(() => requirementPrice({ maxAmountRequired: '10000' }, 2)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
   });
 });
 

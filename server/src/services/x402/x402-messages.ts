@@ -71,13 +71,30 @@ export function readPaymentRequired(response: { status: number; headers: Record<
   };
 }
 
+/**
+ * The price of a requirement in atomic units: what the official client signs, v1's
+ * `maxAmountRequired` or v2's `amount`. A requirement that names both with different values
+ * has two prices, and the one the gate would see might not be the one signed: refused.
+ */
+export function requirementPrice(requirement: Record<string, unknown>, x402Version: X402Version): bigint {
+  const field = x402Version === 1 ? 'maxAmountRequired' : 'amount';
+  const other = x402Version === 1 ? 'amount' : 'maxAmountRequired';
+  const value = requirement[field];
+  if (typeof value !== 'string' || !/^\d+$/.test(value)) {
+    throw new AppError('X402_REFUSED', `The x402 v${x402Version} requirement's ${field} ${JSON.stringify(value)} is not a whole number of atomic units`);
+  }
+  const second = requirement[other];
+  if (second !== undefined && (typeof second !== 'string' || !/^\d+$/.test(second) || BigInt(second) !== BigInt(value))) {
+    throw new AppError('X402_REFUSED', `The requirement names two prices (${field} ${value}, ${other} ${JSON.stringify(second)}); nothing was signed`);
+  }
+  return BigInt(value);
+}
+
 export function describeRequirement(requirement: X402Requirement, x402Version: X402Version): RequirementView {
-  const amount = isV1(requirement, x402Version) ? requirement.maxAmountRequired : requirement.amount;
-  if (!/^\d+$/.test(amount)) throw new AppError('UPSTREAM_ERROR', `${MALFORMED_PAYMENT_REQUIRED_MESSAGE}: amount ${JSON.stringify(amount)} is not in atomic units`);
   return {
     scheme: requirement.scheme,
     network: caip2Network(requirement.network, x402Version),
-    amount: BigInt(amount),
+    amount: requirementPrice(requirement as unknown as Record<string, unknown>, x402Version),
     asset: requirement.asset,
     payTo: requirement.payTo,
     maxTimeoutSeconds: requirement.maxTimeoutSeconds,
@@ -197,10 +214,6 @@ export function decodePaymentHeader(value: string): DecodedPaymentHeader {
   const info = message.data;
   if (info.x402Version === 1) return { x402Version: 1, scheme: info.scheme, network: caip2Network(info.network, 1), payload: payload.data };
   return { x402Version: 2, scheme: info.accepted.scheme, network: info.accepted.network, accepted: info.accepted, payload: payload.data };
-}
-
-function isV1(requirement: X402Requirement, x402Version: X402Version): requirement is PaymentRequirementsV1 {
-  return x402Version === 1;
 }
 
 function caip2Network(network: string, x402Version: X402Version): string {

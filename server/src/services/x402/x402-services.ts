@@ -9,7 +9,7 @@
  * releases the funds if it expires unused.
  */
 import { AppError, toDecimalString, type X402FetchInput, type X402ProxyInput, type X402RequirementsInput, type X402RequirementsView, type X402SignedPaymentView, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
-import { getAddress, isAddress } from 'viem';
+import { getAddress, type Address } from 'viem';
 import type { AppDeps } from '../../trpc/context';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { awaitIntent } from '../intents/await-intent';
@@ -17,22 +17,59 @@ import { createIntent } from '../intents/create-intent';
 import { getIntent } from '../intents/get-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { isAnswerable, PAYMENT_WAIT_MS, refusalOf } from '../agent-api/intent-outcome';
-import { requirementAmount, type X402IntentMetadata } from '../rails/x402-base-rail';
-import { fetchUpstream, type UpstreamResponse } from './upstream';
-import { decodePaymentHeader, describeRequirement, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
+import type { X402IntentMetadata } from '../rails/x402-base-rail';
+import { allowingHost } from '../outbound/outbound-policy';
+import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
+import { assertSignedAsPriced, DEFAULT_X402_MAX_VALIDITY_SECONDS, priceRequirement, type PricedRequirement } from './x402-authorization';
+import { decodePaymentHeader, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
-export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'allowPrivateUrls' | 'publicUrl' | 'logger'>;
+export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'outbound' | 'publicUrl' | 'logger' | 'x402MaxValiditySeconds'>;
+
+function priceFor(deps: X402Deps, requirement: Record<string, unknown>, x402Version: X402Version): PricedRequirement {
+  return priceRequirement(requirement, x402Version, deps.chain.info, deps.x402MaxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS);
+}
+
+/**
+ * The header an operation holds, decoded and checked against its intent once more before it
+ * leaves Purser: to the agent (sign-payment) or to the seller (proxy).
+ */
+async function checkedHeader(
+  deps: X402Deps,
+  header: string,
+  intent: { amount: bigint; toAddress: string | null; metadata: unknown },
+  details: Record<string, unknown>,
+): Promise<void> {
+  const x402 = (intent.metadata as { x402?: X402IntentMetadata } | null)?.x402;
+  if (!x402 || !intent.toAddress) throw new AppError('X402_REFUSED', 'This payment intent holds no x402 requirement; its header is not used');
+  const priced = priceFor(deps, x402.requirement, x402.x402_version);
+  await assertSignedAsPriced(
+    header,
+    {
+      ...priced,
+      amount: intent.amount,
+      payTo: getAddress(intent.toAddress),
+      from: details.payer as Address,
+      latestValidBefore: BigInt(String(details.latestValidBefore ?? details.validBefore)),
+    },
+    await deps.chain.usdcDomain(),
+  );
+}
 
 /** How long a proxied call waits for the seller's settlement to reach the ledger. */
 const SETTLEMENT_WAIT_MS = 15_000;
 
+/** Where the sandbox's paid API lives on this server (http/sandbox-paid-routes.ts). */
+const OWN_SANDBOX_PAID_PATH = '/sandbox/paid/';
+
 /**
- * Private and loopback upstreams are refused unless the deployment allows them, except the
- * sandbox's own paid API on this server, which the sandbox exists to pay.
+ * Upstreams go where the deployment's outbound policy lets them; in the sandbox, also to its
+ * own paid API on this server, which the sandbox exists to pay, whatever address it is
+ * published on. Only that path, on that origin: the rest of this server is not an upstream.
  */
-function upstreamOptions(deps: X402Deps, url: string) {
-  const ownSandbox = deps.chain.info.sandbox && new URL(url).origin === new URL(deps.publicUrl).origin;
-  return { allowPrivateUrls: deps.allowPrivateUrls || ownSandbox };
+function upstreamOptions(deps: X402Deps, url: string): UpstreamOptions {
+  const target = URL.canParse(url) ? new URL(url) : null;
+  const ownSandbox = deps.chain.info.sandbox && target?.origin === new URL(deps.publicUrl).origin && target.pathname.startsWith(OWN_SANDBOX_PAID_PATH);
+  return { policy: ownSandbox ? allowingHost(deps.outbound, target.hostname) : deps.outbound };
 }
 
 function callUpstream(deps: X402Deps, request: { url: string; method: string; headers: Record<string, string>; body?: string }): Promise<UpstreamResponse> {
@@ -70,28 +107,21 @@ export async function signX402Payment(
   deps: X402Deps,
   agent: AuthenticatedAgent,
   input: X402SignPaymentInput & { resource?: X402IntentMetadata['resource'] },
-  options: { idempotencyKey?: string; waitMs?: number } = {},
+  options: { idempotencyKey?: string; waitMs?: number; urlFetched?: boolean } = {},
 ): Promise<SignedPayment> {
   const { requirement, x402_version: version } = input;
   const { chain } = deps;
-  const expectedNetwork = version === 1 ? chain.info.v1Name : chain.info.network;
-  if (requirement.scheme !== 'exact') throw new AppError('RAIL_UNAVAILABLE', `Only the "exact" x402 scheme is supported, not "${requirement.scheme}"`);
-  if (requirement.network !== expectedNetwork) {
-    throw new AppError('RAIL_UNAVAILABLE', `This deployment pays on ${expectedNetwork} (${chain.info.displayName}); the requirement asks for ${requirement.network}`);
-  }
-  if (!isAddress(requirement.asset) || getAddress(requirement.asset) !== getAddress(chain.info.usdcAddress)) {
-    throw new AppError('RAIL_UNAVAILABLE', `Only USDC (${chain.info.usdcAddress}) is paid over x402; the requirement asks for ${requirement.asset}`);
-  }
-  if (!isAddress(requirement.payTo)) throw new AppError('VALIDATION_FAILED', 'requirement.payTo must be an EVM address');
-  const amount = requirementAmount(requirement);
-  if (amount <= 0n) throw new AppError('VALIDATION_FAILED', 'The requirement asks for no money');
+  // Priced before anything is created: a requirement Purser will not sign holds nothing.
+  const { amount, payTo } = priceFor(deps, requirement, version);
 
   const url = input.url ?? input.resource?.url ?? (typeof requirement.resource === 'string' ? requirement.resource : undefined);
-  const merchant = url ? new URL(url).host : getAddress(requirement.payTo);
+  const merchant = url ? new URL(url).host : payTo;
   const x402: X402IntentMetadata = {
     x402_version: version,
     requirement: requirement as X402IntentMetadata['requirement'],
     ...(input.resource ? { resource: input.resource } : url ? { resource: { url } } : {}),
+    // Host rules of merchant policies count only for a URL Purser fetched itself.
+    url_fetched: options.urlFetched === true,
   };
   const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : undefined) ?? input.resource?.description ?? '';
   const created = await createIntent(
@@ -103,7 +133,7 @@ export async function signX402Payment(
       currency: 'USDC',
       purpose: (description || `x402 payment to ${merchant}`).slice(0, 500),
       merchant,
-      toAddress: getAddress(requirement.payTo),
+      toAddress: payTo,
       category: input.category ?? 'x402',
       metadata: { url: url ?? null, network: chain.info.network, x402 },
       rail: 'x402-base',
@@ -129,6 +159,7 @@ export async function signX402Payment(
 
   const details = (operation?.details ?? {}) as Record<string, unknown>;
   const header = typeof details.paymentHeader === 'string' ? details.paymentHeader : null;
+  if (header) await checkedHeader(deps, header, await intentTerms(deps, intentId), details);
   const view: X402SignedPaymentView = {
     intent_id: intentId,
     status: intent.status,
@@ -138,7 +169,7 @@ export async function signX402Payment(
     x402_version: version,
     amount: intent.amount,
     amount_exact: toDecimalString(amount),
-    pay_to: getAddress(requirement.payTo),
+    pay_to: payTo,
     network: chain.info.network,
     valid_before: typeof details.validBefore === 'string' ? new Date(Number(details.validBefore) * 1000).toISOString() : null,
     message: header
@@ -153,6 +184,10 @@ export async function signX402Payment(
 }
 
 // ---------------------------------------------------------------- proxy
+
+function intentTerms(deps: X402Deps, intentId: string) {
+  return deps.db.prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { amount: true, toAddress: true, metadata: true } });
+}
 
 function upstreamView(response: UpstreamResponse, payment: X402UpstreamResponseView['payment']): X402UpstreamResponseView {
   const type = response.headers['content-type'] ?? '';
@@ -196,6 +231,7 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
     );
   }
 
+  await checkedHeader(deps, input.payment_header, await intentTerms(deps, operation.paymentIntentId), operation.details as Record<string, unknown>);
   const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version as X402Version)]: input.payment_header };
   const response = await callUpstream(deps, { ...input, headers });
   const intentId = operation.paymentIntentId;
@@ -230,7 +266,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   if (!requirement) {
     throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
   }
-  const { amount: price } = describeRequirement(requirement, info.x402Version);
+  const { amount: price } = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
   if (input.max_amount !== undefined && price > input.max_amount) {
     throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);
   }
@@ -246,7 +282,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
       category: input.category,
       idempotency_key: input.idempotency_key,
     },
-    { idempotencyKey: options.idempotencyKey },
+    { idempotencyKey: options.idempotencyKey, urlFetched: true },
   );
   if (!signed.authorized) return { kind: 'waiting', view: signed.view };
   return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }) };

@@ -6,6 +6,6 @@ export const topUpWallet = ownerProcedure
   .input(topUpWalletProcedureInput)
   .output(topUpWalletProcedureOutput)
   .mutation(async ({ ctx, input }) => {
-    const result = await topUpOwnerWallet(ctx.db.prisma, ctx.owner.userId, input, { idempotencyKey: input.idempotency_key });
+    const result = await topUpOwnerWallet(ctx, ctx.owner.userId, input, { idempotencyKey: input.idempotency_key });
     return result.response;
   });
