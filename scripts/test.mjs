@@ -113,7 +113,8 @@ async function e2e(temporalCli, chromium) {
     rmSync(file, { force: true });
     const code = await run('npx', ['playwright', 'test'], {
       cwd: path.join(ROOT, 'e2e'),
-      env: { ...process.env, E2E_BASE_URL: url, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_FILE: file },
+      // E2E_DATA_DIR lets specs mint invitation codes with `npm run invite` against this product.
+      env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_FILE: file },
     });
     const counts = readCounts(file, (report) => ({
       passed: (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0),

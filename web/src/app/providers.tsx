@@ -1,7 +1,9 @@
-// App-wide context: data fetching (TanStack Query + tRPC) and the MUI theme.
+// App-wide context: data fetching (TanStack Query + tRPC), the MUI theme and the toasts
+// (spec: bottom-right, 5 s, a 'Notifications' region reached with Alt+T).
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useMemo, useState, type ReactNode } from 'react';
+import { Toaster } from 'sonner';
 import { createQueryClient } from '../shared/query-client';
 import { createMuiTheme } from '../shared/theme/mui-theme';
 import { useThemeStore } from '../shared/theme/use-theme-store';
@@ -21,6 +23,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
           {/* enableColorScheme sets `color-scheme`, so scrollbars and form controls follow the mode. */}
           <CssBaseline enableColorScheme />
           {children}
+          <Toaster position="bottom-right" duration={5_000} hotkey={['altKey', 'KeyT']} containerAriaLabel="Notifications" theme={mode} closeButton />
         </ThemeProvider>
       </TRPCProvider>
     </QueryClientProvider>
