@@ -141,6 +141,8 @@ const schema = z.object({
    * min(the seller's maxTimeoutSeconds, this) after signing. Its hold lasts as long.
    */
   X402_MAX_VALIDITY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** Sign-ups and password sign-ins each client address may make per minute (spec: 10). */
+  AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Agent API calls each agent may make per minute (REST and MCP together). */
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */

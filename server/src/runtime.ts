@@ -185,6 +185,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         temporal,
         chain,
         agentRateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
+        authRateLimits: { signUp: env.AUTH_RATE_LIMIT_PER_MINUTE, password: env.AUTH_RATE_LIMIT_PER_MINUTE },
         x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
         sandboxPaidApi: chain.info.sandbox,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),

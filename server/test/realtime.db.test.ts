@@ -190,6 +190,26 @@ describe('realtime subscriptions over server-sent events', () => {
     bStream.close();
   });
 
+  it("carry the wallet, agent and transaction changes the dashboard shows on one stream, for their owner only", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const aStream = await live('dashboardChanges', a);
+    const bStream = await live('dashboardChanges', b);
+
+    await deposit(a, 1_000_000n);
+    expect(await aStream.message()).toEqual({ type: 'changed', what: 'wallet' });
+    await prisma.ownerTransaction.create({ data: { walletId: a.walletId, type: 'deposit', amount: 1_000_000n, currency: 'USDC' }, select: { id: true } });
+    expect(await aStream.message()).toEqual({ type: 'changed', what: 'transactions' });
+    await createAgent(a.userId);
+    expect(await aStream.message()).toEqual({ type: 'changed', what: 'agents' });
+
+    // B's first message is B's own change: none of A's reached B's stream.
+    await deposit(b, 2_000_000n);
+    expect(await bStream.message()).toEqual({ type: 'changed', what: 'wallet' });
+    aStream.close();
+    bStream.close();
+  });
+
   it("deliver payment intent creation and status changes to the owner's intent subscription only", async () => {
     const a = await createOwner();
     const b = await createOwner();

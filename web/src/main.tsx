@@ -1,4 +1,5 @@
 // Browser entry point.
+import './shared/zod-jitless';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';

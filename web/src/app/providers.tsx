@@ -2,9 +2,10 @@
 // (spec: bottom-right, 5 s, a 'Notifications' region reached with Alt+T).
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { useMemo, useState, type ReactNode } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Toaster } from 'sonner';
 import { createQueryClient } from '../shared/query-client';
+import { sessionStore } from '../shared/session/use-session-store';
 import { createMuiTheme } from '../shared/theme/mui-theme';
 import { useThemeStore } from '../shared/theme/use-theme-store';
 import { createTrpcClient, TRPCProvider } from '../shared/trpc';
@@ -14,6 +15,14 @@ export function AppProviders({ children }: { children: ReactNode }) {
   const [queryClient] = useState(createQueryClient);
   const [trpcClient] = useState(createTrpcClient);
   const mode = useThemeStore((state) => state.mode);
+  // What one owner's queries cached must never show to the next owner signing in on this tab.
+  useEffect(
+    () =>
+      sessionStore.subscribe((state, previous) => {
+        if (state.event === 'SIGNED_OUT' && previous.event !== 'SIGNED_OUT') queryClient.clear();
+      }),
+    [queryClient],
+  );
   const muiTheme = useMemo(() => createMuiTheme(mode), [mode]);
 
   return (

@@ -53,3 +53,15 @@ describe('session store', () => {
     expect(store.getState()).toMatchObject({ status: 'signed-out', session: null });
   });
 });
+
+describe('session events', () => {
+  it('names sign-in, refresh and sign-out transitions', () => {
+    const store = createSessionStore(async () => null);
+    store.getState().setSession(session);
+    expect(store.getState().event).toBe('SIGNED_IN');
+    store.getState().setSession({ ...session, expiresAt: 2 });
+    expect(store.getState().event).toBe('TOKEN_REFRESHED');
+    store.getState().setSession(null);
+    expect(store.getState().event).toBe('SIGNED_OUT');
+  });
+});

@@ -1,14 +1,16 @@
 // Route '/dashboard/agents/:agentId/connect': how to connect one agent over MCP and x402.
-import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
-import { Box, Button, Card, CardContent, Chip, Container, IconButton, Skeleton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Chip, Container, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
+import { SectionCard } from '../../../shared/components/section-card';
 import { useTRPC } from '../../../shared/trpc';
 import { networkLinks, type LinkedNetwork } from '../utils/network-links';
+import { isNotFoundError } from '../utils/trpc-errors';
 import { BackToDashboardButton } from './back-to-dashboard-button';
-import { SectionCard } from '../../../shared/components/section-card';
+import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard, mcpBaseUrl } from './mcp-setup-cards';
+import { RotateApiKeyCard } from './rotate-api-key-card';
 
 interface AgentWallet {
   wallet_address: string;
@@ -25,16 +27,6 @@ const TOKEN_AMOUNT = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, 
 
 export function AgentConnectPage() {
   const { agentId } = useParams();
-  const trpc = useTRPC();
-  // An id that is not a UUID is refused by the server and lands on the error card.
-  const agent = useQuery(trpc.agents.get.queryOptions({ agent_id: agentId ?? '' }));
-  const network = useQuery(trpc.chain.network.queryOptions());
-
-  let content: ReactNode;
-  if (agent.isError || network.isError) content = <ErrorCard />;
-  else if (agent.isPending || network.isPending) content = <LoadingCards />;
-  else content = <AgentWalletCard wallet={agent.data.agent_wallets} network={network.data} />;
-
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <Container component="main" maxWidth="lg" sx={{ py: 4 }}>
@@ -42,21 +34,48 @@ export function AgentConnectPage() {
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mt: 2 }}>
           Agent MCP Setup
         </Typography>
-        <Typography color="text.secondary" sx={{ mt: 1, wordBreak: 'break-all' }}>
-          Agent {agentId}
-        </Typography>
         <Stack spacing={3} sx={{ mt: 3 }}>
-          {content}
+          {agentId ? <AgentSetup agentId={agentId} /> : <ErrorCard message="Agent identifier was not provided." />}
         </Stack>
       </Container>
     </Box>
   );
 }
 
+function AgentSetup({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  // An id that is not a UUID is refused by the server and lands on the error card.
+  const agent = useQuery(trpc.agents.get.queryOptions({ agent_id: agentId }));
+  const network = useQuery(trpc.chain.network.queryOptions());
+
+  if (agent.isError) return <ErrorCard message={isNotFoundError(agent.error) ? 'Agent not found.' : 'Unable to load agent details.'} />;
+  if (network.isError) return <ErrorCard message="Unable to load agent details." />;
+  if (agent.isPending || network.isPending) return <LoadingCards />;
+
+  const base = mcpBaseUrl();
+  return (
+    <>
+      <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+        Connect <strong>{agent.data.name}</strong> to n8n, Make or any MCP client.
+      </Typography>
+      <AgentWalletCard wallet={agent.data.agent_wallets} network={network.data} />
+      <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
+        <AgentDidCard did={agent.data.did} />
+        <SpendingRulesCard rules={agent.data.spending_rules} />
+      </Box>
+      <RotateApiKeyCard agentId={agent.data.id} agentName={agent.data.name} />
+      <McpEndpointsCard base={base} />
+      <X402FlowCard base={base} />
+      <CredentialCard credential={agent.data.verifiable_credential} />
+      <WorkflowChecklistCard agentId={agent.data.id} />
+    </>
+  );
+}
+
 function LoadingCards() {
   return (
     <Box aria-busy="true" aria-label="Loading agent">
-      {[0, 1].map((index) => (
+      {[0, 1, 2].map((index) => (
         <Card key={index} variant="outlined" sx={{ mb: 3 }}>
           <CardContent>
             <Skeleton variant="text" width="30%" height={32} />
@@ -70,40 +89,21 @@ function LoadingCards() {
   );
 }
 
-function ErrorCard() {
+function ErrorCard({ message }: { message: string }) {
   return (
     <Card variant="outlined" component="section" aria-label="Something went wrong">
       <CardContent>
         <Typography variant="h6" component="h2" gutterBottom>
           Something went wrong
         </Typography>
+        <Typography color="text.secondary" sx={{ mb: 2 }}>
+          {message}
+        </Typography>
         <Button component={RouterLink} to="/dashboard" variant="contained">
           Return to dashboard
         </Button>
       </CardContent>
     </Card>
-  );
-}
-
-function CopyButton({ value, label }: { value: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(value);
-      setCopied(true);
-    } catch {
-      // Clipboard access can be refused (insecure origin, permissions); the value stays selectable.
-      setCopied(false);
-    }
-  }
-
-  return (
-    <Tooltip title={copied ? 'Copied' : `Copy ${label}`} onClose={() => setCopied(false)}>
-      <IconButton size="small" aria-label={`Copy ${label}`} onClick={() => void copy()}>
-        <ContentCopyRounded fontSize="small" />
-      </IconButton>
-    </Tooltip>
   );
 }
 
@@ -115,15 +115,6 @@ function LabelledValue({ label, children }: { label: string; children: ReactNode
       </Typography>
       {children}
     </Box>
-  );
-}
-
-function Address({ value, label }: { value: string; label: string }) {
-  return (
-    <Stack direction="row" spacing={0.5} sx={{ alignItems: 'center' }}>
-      <Typography sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{value}</Typography>
-      <CopyButton value={value} label={label} />
-    </Stack>
   );
 }
 
@@ -148,25 +139,25 @@ function AgentWalletCard({ wallet, network }: { wallet: AgentWallet | null; netw
         <LabelledValue label="Network">
           <Stack direction="row" spacing={1} sx={{ alignItems: 'center' }}>
             <Typography>{network.name}</Typography>
-            {network.sandbox ? <Chip label="Sandbox" size="small" color="warning" /> : null}
+            {network.sandbox ? <Chip label="Sandbox" size="small" variant="outlined" /> : null}
           </Stack>
         </LabelledValue>
         {wallet ? (
           <>
             <LabelledValue label="Base wallet address">
-              {evmAddress ? <Address value={evmAddress} label="Base wallet address" /> : <Typography color="text.secondary">No Base address yet.</Typography>}
+              {evmAddress ? <CopyableValue value={evmAddress} thing="Base wallet address" /> : <Typography color="text.secondary">No Base address yet.</Typography>}
             </LabelledValue>
             {legacyAddress ? (
               <LabelledValue label="Legacy wallet address">
-                <Address value={legacyAddress} label="legacy wallet address" />
+                <CopyableValue value={legacyAddress} thing="Legacy wallet address" />
               </LabelledValue>
             ) : null}
             <Stack direction="row" spacing={4}>
               <LabelledValue label="USDC">
-                <Typography variant="h6">{TOKEN_AMOUNT.format(wallet.balance_usdc)}</Typography>
+                <Typography variant="h6" component="p">{TOKEN_AMOUNT.format(wallet.balance_usdc)}</Typography>
               </LabelledValue>
               <LabelledValue label="USDT">
-                <Typography variant="h6">{TOKEN_AMOUNT.format(wallet.balance_usdt)}</Typography>
+                <Typography variant="h6" component="p">{TOKEN_AMOUNT.format(wallet.balance_usdt)}</Typography>
               </LabelledValue>
             </Stack>
           </>

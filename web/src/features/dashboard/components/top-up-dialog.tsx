@@ -1,0 +1,60 @@
+// 'Top Up Wallet': adds sandbox funds to the owner's wallet (amount, currency USDC by default).
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { toast } from 'sonner';
+import { useTRPC } from '../../../shared/trpc';
+import { useReloadDashboard } from '../hooks/use-dashboard-data';
+import { errorMessage, positiveAmount } from '../utils/messages';
+import { AmountField } from './amount-field';
+import { CurrencyField, type Currency } from './currency-field';
+
+export function TopUpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const trpc = useTRPC();
+  const reload = useReloadDashboard();
+  const topUp = useMutation(trpc.wallet.topUp.mutationOptions());
+  const [amount, setAmount] = useState('');
+  const [currency, setCurrency] = useState<Currency>('USDC');
+  const busy = topUp.isPending;
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const value = positiveAmount(amount);
+    if (value === null) {
+      toast.error('Please enter a valid amount');
+      return;
+    }
+    try {
+      await topUp.mutateAsync({ amount: value, currency });
+      toast.success(`Successfully added ${value} ${currency} to your wallet`);
+      onClose();
+      setAmount('');
+      setCurrency('USDC');
+      void reload();
+    } catch (error) {
+      toast.error(errorMessage(error, 'Failed to top up wallet'));
+    }
+  };
+
+  return (
+    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby="top-up-title">
+      <form onSubmit={submit} noValidate>
+        <DialogTitle id="top-up-title">Top Up Wallet</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            <AmountField id="top-up-amount" value={amount} onChange={setAmount} disabled={busy} autoFocus />
+            <CurrencyField id="top-up-currency" value={currency} onChange={setCurrency} disabled={busy} />
+          </Stack>
+        </DialogContent>
+        <DialogActions sx={{ px: 3, pb: 2 }}>
+          <Button onClick={onClose} disabled={busy}>
+            Cancel
+          </Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {busy ? 'Processing...' : 'Top Up'}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,29 @@
+// Turning failures into the toasts of spec section 8.
+import { toast } from 'sonner';
+
+/** The server's message when it gave one, else the spec's fallback for that action. */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message.trim() ? error.message : fallback;
+}
+
+/** Copies `value`, naming it `thing` in the toast: 'API key copied to clipboard'. */
+export async function copyToClipboard(value: string | null | undefined, thing: string): Promise<void> {
+  if (!value) {
+    toast.error(`No ${thing} available to copy`);
+    return;
+  }
+  try {
+    await navigator.clipboard.writeText(value);
+    toast.success(`${thing} copied to clipboard`);
+  } catch (error) {
+    console.error(`Copying the ${thing} failed`, error);
+    toast.error(`Unable to copy ${thing}`);
+  }
+}
+
+/** '12.50' -> 12.5; anything that is not a number above zero -> null. */
+export function positiveAmount(value: string): number | null {
+  if (!value.trim()) return null;
+  const amount = Number(value);
+  return Number.isFinite(amount) && amount > 0 ? amount : null;
+}
