@@ -87,7 +87,7 @@ describe('the sandbox paid API', () => {
     expect(settlement.transaction).toMatch(/^0x[0-9a-f]{64}$/);
     expect(await balances(payer.address)).toEqual({ payer: before.payer - WEATHER_PRICE, seller: before.seller + WEATHER_PRICE });
     expect(await chain.authorizationUsed(payer.address, nonce)).toBe(true);
-    expect(await chain.findAuthorizationTransaction(payer.address, nonce, fromBlock)).toBe(settlement.transaction);
+    expect((await chain.authorizationOutcome(payer.address, nonce, fromBlock)).used).toBe(settlement.transaction);
   });
 
   it('refuses a replay of a payment that was already settled, and moves no more USDC', async () => {

@@ -52,8 +52,6 @@ export interface EvmChain {
    * while it is still open.
    */
   authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint): Promise<{ used: Hex | null; cancelled: Hex | null }>;
-  /** The transaction that used an authorisation; null when none has. */
-  findAuthorizationTransaction(authorizer: Address, nonce: Hex, fromBlock: bigint): Promise<Hex | null>;
   /**
    * Submits EIP-3009 `cancelAuthorization` with the authorizer's signature over
    * CancelAuthorization(authorizer, nonce), and waits for it to be mined. Anyone may submit it:

@@ -84,7 +84,7 @@ describe('the sandbox chain', () => {
     const authorizer = newAddress();
     const nonce = randomNonce();
     expect(await chain.authorizationUsed(authorizer, nonce)).toBe(false);
-    expect(await chain.findAuthorizationTransaction(authorizer, nonce, 0n)).toBeNull();
+    expect((await chain.authorizationOutcome(authorizer, nonce, 0n)).used).toBeNull();
   });
 
   it('gives the latest block with a current timestamp', async () => {

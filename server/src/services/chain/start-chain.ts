@@ -226,9 +226,6 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPa
     authorizationUsed: (authorizer, nonce) =>
       publicClient.readContract({ ...usdc, functionName: 'authorizationState', args: [authorizer, nonce] }),
     authorizationOutcome,
-    async findAuthorizationTransaction(authorizer, nonce, fromBlock) {
-      return (await authorizationOutcome(authorizer, nonce, fromBlock)).used;
-    },
     async cancelAuthorization({ authorizer, nonce, signature, sender }) {
       const args = [authorizer, nonce, signature] as const;
       let hash: Hex;

@@ -1,11 +1,12 @@
 // 'Create New AI Agent': name, description and spending limits (100 / 1000 dollars by
 // default). The new agent's API key comes back this once and is handed to `onCreated`.
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import type { CreatedAgent } from '../api/dashboard-types';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '../../../shared/trpc';
+import { FormDialog } from './form-dialog';
 import { useReloadDashboard } from '../hooks/use-dashboard-data';
 import { errorMessage } from '../utils/messages';
 
@@ -57,43 +58,28 @@ export function CreateAgentDialog({
   };
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="sm" aria-labelledby="create-agent-title">
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id="create-agent-title">Create New AI Agent</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField id="create-agent-name" label="Agent Name" fullWidth autoFocus {...field('name')} />
-            <TextField id="create-agent-description" label="Description" fullWidth multiline minRows={2} {...field('description')} />
-            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-              <TextField
-                id="create-agent-max-transaction"
-                label="Max Transaction Amount ($)"
-                type="number"
-                fullWidth
-                slotProps={{ htmlInput: { min: 0, step: 0.01 } }}
-                {...field('maxTransactionAmount')}
-              />
-              <TextField
-                id="create-agent-max-daily"
-                label="Max Daily Limit ($)"
-                type="number"
-                fullWidth
-                slotProps={{ htmlInput: { min: 0, step: 0.01 } }}
-                {...field('maxDailyLimit')}
-              />
-            </Stack>
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {busy ? 'Creating...' : 'Create Agent'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog id="create-agent" title="Create New AI Agent" open={open} busy={busy} submitLabel="Create Agent" busyLabel="Creating..." maxWidth="sm" onClose={onClose} onSubmit={submit}>
+      <TextField id="create-agent-name" label="Agent Name" fullWidth autoFocus {...field('name')} />
+      <TextField id="create-agent-description" label="Description" fullWidth multiline minRows={2} {...field('description')} />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField
+          id="create-agent-max-transaction"
+          label="Max Transaction Amount ($)"
+          type="number"
+          fullWidth
+          slotProps={{ htmlInput: { min: 0, step: 0.01 } }}
+          {...field('maxTransactionAmount')}
+        />
+        <TextField
+          id="create-agent-max-daily"
+          label="Max Daily Limit ($)"
+          type="number"
+          fullWidth
+          slotProps={{ htmlInput: { min: 0, step: 0.01 } }}
+          {...field('maxDailyLimit')}
+        />
+      </Stack>
+    </FormDialog>
   );
 }
 

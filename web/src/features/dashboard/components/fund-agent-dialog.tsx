@@ -1,7 +1,7 @@
 // 'Fund Agent': moves money from the owner's wallet to one agent's wallet. Opened from an
 // agent card it starts with that agent chosen; opened from Send, with none. The page mounts
 // it afresh for every opening, so each starts from those defaults.
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { MenuItem, TextField } from '@mui/material';
 import type { DashboardAgent } from '../api/dashboard-types';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -10,6 +10,7 @@ import { useTRPC } from '../../../shared/trpc';
 import { useReloadDashboard } from '../hooks/use-dashboard-data';
 import { errorMessage, positiveAmount } from '../utils/messages';
 import { AmountField } from './amount-field';
+import { FormDialog } from './form-dialog';
 import { CurrencyField, type Currency } from './currency-field';
 
 export function FundAgentDialog({
@@ -52,44 +53,29 @@ export function FundAgentDialog({
   };
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby="fund-agent-title">
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id="fund-agent-title">Fund Agent</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              select
-              fullWidth
-              id="fund-agent-agent"
-              label="Agent"
-              value={agentId}
-              disabled={busy}
-              onChange={(event) => setAgentId(event.target.value)}
-            >
-              {agents.length === 0 && (
-                <MenuItem value="" disabled>
-                  Create an agent first
-                </MenuItem>
-              )}
-              {agents.map((agent) => (
-                <MenuItem key={agent.id} value={agent.id}>
-                  {agent.name}
-                </MenuItem>
-              ))}
-            </TextField>
-            <AmountField id="fund-agent-amount" value={amount} onChange={setAmount} disabled={busy} autoFocus={Boolean(initialAgentId)} />
-            <CurrencyField id="fund-agent-currency" value={currency} onChange={setCurrency} disabled={busy} />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {busy ? 'Processing...' : 'Send'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog id="fund-agent" title="Fund Agent" open={open} busy={busy} submitLabel="Send" busyLabel="Processing..." onClose={onClose} onSubmit={submit}>
+      <TextField
+        select
+        fullWidth
+        id="fund-agent-agent"
+        label="Agent"
+        value={agentId}
+        disabled={busy}
+        onChange={(event) => setAgentId(event.target.value)}
+      >
+        {agents.length === 0 && (
+          <MenuItem value="" disabled>
+            Create an agent first
+          </MenuItem>
+        )}
+        {agents.map((agent) => (
+          <MenuItem key={agent.id} value={agent.id}>
+            {agent.name}
+          </MenuItem>
+        ))}
+      </TextField>
+      <AmountField id="fund-agent-amount" value={amount} onChange={setAmount} disabled={busy} autoFocus={Boolean(initialAgentId)} />
+      <CurrencyField id="fund-agent-currency" value={currency} onChange={setCurrency} disabled={busy} />
+    </FormDialog>
   );
 }

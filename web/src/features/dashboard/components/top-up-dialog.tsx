@@ -1,5 +1,4 @@
 // 'Top Up Wallet': adds sandbox funds to the owner's wallet (amount, currency USDC by default).
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
@@ -7,6 +6,7 @@ import { useTRPC } from '../../../shared/trpc';
 import { useReloadDashboard } from '../hooks/use-dashboard-data';
 import { errorMessage, positiveAmount } from '../utils/messages';
 import { AmountField } from './amount-field';
+import { FormDialog } from './form-dialog';
 import { CurrencyField, type Currency } from './currency-field';
 
 export function TopUpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
@@ -37,24 +37,9 @@ export function TopUpDialog({ open, onClose }: { open: boolean; onClose: () => v
   };
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby="top-up-title">
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id="top-up-title">Top Up Wallet</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <AmountField id="top-up-amount" value={amount} onChange={setAmount} disabled={busy} autoFocus />
-            <CurrencyField id="top-up-currency" value={currency} onChange={setCurrency} disabled={busy} />
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {busy ? 'Processing...' : 'Top Up'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog id="top-up" title="Top Up Wallet" open={open} busy={busy} submitLabel="Top Up" busyLabel="Processing..." onClose={onClose} onSubmit={submit}>
+      <AmountField id="top-up-amount" value={amount} onChange={setAmount} disabled={busy} autoFocus />
+      <CurrencyField id="top-up-currency" value={currency} onChange={setCurrency} disabled={busy} />
+    </FormDialog>
   );
 }
