@@ -47,7 +47,8 @@ export default tseslint.config(
   },
   {
     // Process environment is read in one place per process, and by test support and tooling.
-    files: ['**/env.ts', '**/testing.ts', '**/test/**', '**/*.test.ts', '**/*.config.ts', 'e2e/**', 'bench/**'],
+    // The landing page's snippets are a reader's scripts, configured by their environment.
+    files: ['**/env.ts', '**/testing.ts', '**/test/**', '**/*.test.ts', '**/*.config.ts', 'e2e/**', 'bench/**', 'web/src/features/landing/snippets/**'],
     rules: { 'no-restricted-syntax': 'off' },
   },
   {

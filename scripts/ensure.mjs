@@ -1,8 +1,10 @@
 // Makes a checkout runnable: dependencies installed, Prisma client generated, web app and
-// workflow bundle built. Each step is skipped when its output is newer than its inputs.
+// workflow bundle built. Each step is skipped when its output is newer than its inputs. The web
+// build needs Chromium (the security whitepaper's PDF), which it installs first when missing.
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { ensureChromium } from './chromium.mjs';
 import { log, ROOT, runOrThrow } from './lib.mjs';
 
 const LOCK_STAMP = path.join(ROOT, 'node_modules', '.purser-lock-sha256');
@@ -47,10 +49,16 @@ export async function ensurePrismaClient() {
   await runOrThrow('npm', ['run', 'generate', '--silent', '-w', '@purser/db']);
 }
 
+const WEB_INPUTS = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'core/src', 'docs-content/security', 'docs-content/scripts'];
+/** What the web build writes; the whitepaper PDF is the part a failed print would leave out. */
+const WEB_OUTPUTS = ['index.html', 'security-whitepaper.md', 'security-whitepaper.pdf'];
+
 export async function ensureWebBuild() {
-  if (!isStale(path.join(ROOT, 'web', 'dist', 'index.html'), ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'core/src'])) return;
+  if (!WEB_OUTPUTS.some((file) => isStale(path.join(ROOT, 'web', 'dist', file), WEB_INPUTS))) return;
+  // The build prints the security whitepaper to PDF with Debian's headless Chromium.
+  const chromium = await ensureChromium();
   log('building the web app...');
-  await runOrThrow('npm', ['run', 'build', '--silent', '-w', '@purser/web']);
+  await runOrThrow('npm', ['run', 'build', '--silent', '-w', '@purser/web'], { env: { ...process.env, CHROMIUM_PATH: chromium } });
 }
 
 export async function ensureWorkflowBundle() {

@@ -15,8 +15,8 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit db-pglite`
 
 const results = [];
 
-function record(name, passed, failed, note = '') {
-  results.push({ name, passed, failed, note });
+function record(name, passed, failed, note = '', failures = []) {
+  results.push({ name, passed, failed, note, failures });
   log(`${name}: ${passed} passed, ${failed} failed${note ? ` (${note})` : ''}`);
 }
 
@@ -29,6 +29,10 @@ async function check(name, command, args, options) {
   log(`--- ${name}`);
   const code = await run(command, args, options);
   record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
+}
+
+function firstLine(text = '') {
+  return text.split('\n', 1)[0].slice(0, 300);
 }
 
 function readCounts(file, parse) {
@@ -49,11 +53,27 @@ async function vitest(name, project, env = {}) {
     ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
     { env: { ...process.env, ...env } },
   );
-  const counts = readCounts(file, (report) => ({ passed: report.numPassedTests, failed: report.numFailedTests }));
+  const counts = readCounts(file, (report) => ({
+    passed: report.numPassedTests,
+    failed: report.numFailedTests,
+    failures: report.testResults.flatMap((suite) =>
+      suite.assertionResults
+        .filter((test) => test.status === 'failed')
+        .map((test) => `${path.relative(ROOT, suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`),
+    ),
+  }));
   if (!counts) return record(name, 0, 1, `vitest exited with ${code} and wrote no report`);
   // A suite that crashed outside any test still fails the run.
   const failed = counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0);
-  record(name, counts.passed, failed, code !== 0 && counts.failed === 0 ? `vitest exited with ${code}` : '');
+  record(name, counts.passed, failed, code !== 0 && counts.failed === 0 ? `vitest exited with ${code}` : '', counts.failures);
+}
+
+// Playwright's JSON report nests suites; a spec is not ok when its last retry failed.
+function failedSpecs(suites) {
+  return suites.flatMap((suite) => [
+    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => `${spec.file}:${spec.line} > ${spec.title}`),
+    ...failedSpecs(suite.suites ?? []),
+  ]);
 }
 
 async function postgresAdminUrl() {
@@ -122,9 +142,10 @@ async function e2e(temporalCli, chromium) {
     const counts = readCounts(file, (report) => ({
       passed: (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0),
       failed: report.stats?.unexpected ?? 0,
+      failures: failedSpecs(report.suites ?? []),
     }));
     if (!counts) record('e2e', 0, 1, `playwright exited with ${code} and wrote no report`);
-    else record('e2e', counts.passed, counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0));
+    else record('e2e', counts.passed, counts.failed + (code !== 0 && counts.failed === 0 ? 1 : 0), '', counts.failures);
   } catch (error) {
     record('e2e', 0, 1, error.message);
   } finally {
@@ -143,7 +164,10 @@ async function main() {
   // The docs' shell samples, run by the temporal suite, call curl and jq as readers would.
   if (wanted('temporal')) for (const command of ['curl', 'jq']) await ensureDebianCommand(command);
 
-  await check('lint', 'npx', ['eslint', '.']);
+  // Type-aware rules load every workspace's TypeScript program: more than Node's default heap.
+  await check('lint', 'npx', ['eslint', '.'], { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' } });
+  // n8n's own lint for community node packages (installs @n8n/node-cli into the cache once).
+  await check('n8n-node-lint', process.execPath, ['n8n-nodes/scripts/n8n-node-lint.mjs']);
   await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
   await vitest('unit', 'unit');
 
@@ -166,6 +190,9 @@ async function main() {
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
   process.stdout.write('\nSuites:\n');
   for (const r of results) process.stdout.write(`  ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${r.note ? `  (${r.note})` : ''}\n`);
+  // The names of what failed come last, where a truncated CI log still shows them.
+  const failures = results.flatMap((r) => r.failures.map((failure) => `${r.name}: ${failure}`));
+  if (failures.length > 0) process.stdout.write(`\nFailed:\n${failures.map((failure) => `  ${failure}\n`).join('')}`);
   process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
   process.exitCode = failed > 0 || results.length === 0 ? 1 : 0;
 }

@@ -1,98 +1,178 @@
 /**
- * What a durable payment costs. The baseline is the cheapest money movement the product
- * makes, one owner -> agent funding (one database transaction under the wallet lock), measured
- * in the same run on the same database; a ledger-rail payment through paymentWorkflow (policy
- * gate, reserve, execute, capture, events, audit: about a dozen activities and their
- * transactions) is reported as a multiple of it, one at a time and as a concurrent burst.
+ * What moving money costs, each figure beside its floor measured in the same run:
  *
- * Needs PostgreSQL (TEST_DATABASE_URL or 127.0.0.1:5432) and the Temporal CLI:
+ * - a ledger transfer (fundAgent: owner -> agent, one database transaction under the wallet
+ *   lock) beside the bare-SQL double-entry transfer on the same database (sql-floor.ts), one
+ *   at a time and as a burst over 16 owners;
+ * - a ledger-rail payment through paymentWorkflow, from createIntent until the workflow's
+ *   result (policy gate, reserve, execute, capture, events, audit), beside a workflow with one
+ *   no-op activity (floor-workflow.ts) on the same Temporal server and worker process, one at
+ *   a time and as a burst;
+ * - 16 owners paying at once, each one payment at a time, beside one owner doing the same:
+ *   how far one owner's payments leave the others' alone.
+ *
+ * `npm run bench` calls these functions; on its own (PostgreSQL and the Temporal CLI needed):
  *   PURSER_TEST_DB=postgres npx tsx bench/src/payments.ts [payments=30] [burst=100]
  */
-import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Client, Connection } from '@temporalio/client';
-import { NativeConnection } from '@temporalio/worker';
-import pino from 'pino';
 import { createIntentInput } from '@purser/core';
-import { openTestDatabase } from '@purser/db/testing';
-import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, paymentWorkflowId, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
-import { createAgent } from '@purser/server/services/agents/create-agent';
+import { paymentWorkflowId } from '@purser/workflows';
 import { createIntent } from '@purser/server/services/intents/create-intent';
-import { createOutboundPolicy } from '@purser/server/services/outbound/outbound-policy';
 import { fundAgent } from '@purser/server/services/wallets/fund-agent';
-import { topUpWallet } from '@purser/server/services/wallets/top-up-wallet';
-import { createWorkerActivities } from '@purser/server/worker-activities';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
+import { createFundedAgent, createOwner, startHarness, type Harness } from './harness';
+import { formatNumber, percentile, type Measurement } from './report';
+import { openSqlFloor } from './sql-floor';
+import { burstRate, inSequence, log, pairedLatencies } from './timing';
 
-const PAYMENTS = Number(process.argv[2] ?? 30);
-const BURST = Number(process.argv[3] ?? 100);
-const log = (message: string) => process.stderr.write(`[bench] ${message}\n`);
+/** Atomic units of USDC each transfer moves ($1). */
+const TRANSFER = 1_000_000n;
+/** What each agent is funded with: far more than all its payments and transfers. */
+const AGENT_FUNDING = 50_000_000_000n;
 
-if (process.env.PURSER_TEST_DB !== 'postgres') throw new Error('Run with PURSER_TEST_DB=postgres: payments are measured on PostgreSQL');
-
-const dir = mkdtempSync(join(tmpdir(), 'purser-bench-'));
-const database = await openTestDatabase();
-const server = await startTemporalDevServer({ cliPath: await ensureTemporalCli({ log }), dbFile: join(dir, 'temporal.db'), log });
-const connection = await Connection.connect({ address: server.address });
-const workerConnection = await NativeConnection.connect({ address: server.address });
-try {
-  const db = database.db;
-  const prisma = db.prisma;
-  const temporal = { client: new Client({ connection }), taskQueue: TASK_QUEUE, webhookRetry: DEFAULT_WEBHOOK_RETRY };
-  const masterKey = Buffer.alloc(32, 7);
-  const worker = await createPaymentsWorker({
-    connection: workerConnection,
-    namespace: 'default',
-    activities: createWorkerActivities({ db, logger: pino({ level: 'silent' }), masterKey, outbound: createOutboundPolicy({ allowLoopback: true }), temporal }),
-  });
-
-  await worker.runUntil(async () => {
-    const user = await prisma.user.create({ data: { email: `${randomUUID()}@bench.test`, passwordHash: 'x', fullName: 'Bench' }, select: { id: true } });
-    await prisma.ownerWallet.create({ data: { userId: user.id } });
-    // No chain here: the bench's money is sandbox money, which only the sandbox may top up.
-    const sandbox = { info: { sandbox: true, displayName: 'Bench ledger (no chain)', network: 'eip155:84532' as const } };
-    await topUpWallet({ db, chain: sandbox }, user.id, { amount: 1_000_000_000_000n, currency: 'USDC' });
-    const deps = { db, masterKey, publicUrl: 'http://127.0.0.1:3000' };
-    const agent = (await createAgent(deps, user.id, { name: 'Bench agent', description: '', max_transaction_amount: 100_000_000n, max_daily_limit: 1_000_000_000_000n })).agent;
-    await fundAgent(prisma, user.id, { agentId: agent.id, amount: 100_000_000_000n, currency: 'USDC' });
-
-    const pay = async () => {
-      const intent = await createIntent({ db, temporal }, { ownerId: user.id, createdBy: 'owner' }, createIntentInput.parse({ agentId: agent.id, amount: 1 }));
-      await temporal.client.workflow.getHandle(paymentWorkflowId(intent.response.id)).result();
-    };
-    await pay(); // warm-up: workflow bundle, caches, connections
-
-    const baseline = await timed(PAYMENTS, () => fundAgent(prisma, user.id, { agentId: agent.id, amount: 1_000_000n, currency: 'USDC' }));
-    const sequential = await timed(PAYMENTS, pay);
-    const burstStarted = performance.now();
-    await Promise.all(Array.from({ length: BURST }, pay));
-    const burstMs = performance.now() - burstStarted;
-
-    const baselineMs = baseline / PAYMENTS;
-    const paymentMs = sequential / PAYMENTS;
-    const burstRate = BURST / (burstMs / 1000);
-    const sequentialRate = PAYMENTS / (sequential / 1000);
-    process.stdout.write(
-      [
-        `baseline: one funding transfer ${baselineMs.toFixed(1)} ms (mean of ${PAYMENTS})`,
-        `payment through paymentWorkflow, one at a time: ${paymentMs.toFixed(1)} ms = ${(paymentMs / baselineMs).toFixed(1)}x the baseline`,
-        `burst of ${BURST} concurrent payments: ${burstRate.toFixed(1)} payments/s = ${(burstRate / sequentialRate).toFixed(2)}x the one-at-a-time rate`,
-        '',
-      ].join('\n'),
-    );
-  });
-} finally {
-  await workerConnection.close();
-  await connection.close();
-  await server.stop();
-  await database.cleanup();
-  rmSync(dir, { recursive: true, force: true });
+export interface TransferOptions {
+  /** Transfers timed one at a time, each way. */
+  samples: number;
+  /** Owners sharing the burst, each with one agent. */
+  owners: number;
+  /** Transfers per owner in the burst, all started at once. */
+  perOwner: number;
 }
 
-async function timed(times: number, fn: () => Promise<unknown>): Promise<number> {
-  const started = performance.now();
-  for (let i = 0; i < times; i++) await fn();
-  return performance.now() - started;
+export async function measureTransfers(h: Harness, { samples, owners, perOwner }: TransferOptions): Promise<{ latency: Measurement; burst: Measurement }> {
+  log(`transfers: setting up ${owners} owners`);
+  const floor = await openSqlFloor(h.databaseUrl);
+  try {
+    const pairs = await Promise.all(
+      Array.from({ length: owners }, async () => {
+        const ownerId = await createOwner(h);
+        const agent = await createFundedAgent(h, ownerId, TRANSFER);
+        return { ownerId, agentId: agent.agent.id };
+      }),
+    );
+    const accounts = await floor.createAccounts(owners * 2, 1_000_000_000_000n);
+    const sqlPairs = pairs.map((_, i) => ({ from: accounts[2 * i]!, to: accounts[2 * i + 1]! }));
+    const transfer = ({ ownerId, agentId }: { ownerId: string; agentId: string }) => () =>
+      fundAgent(h.prisma, ownerId, { agentId, amount: TRANSFER, currency: 'USDC' });
+    const sqlTransfer = ({ from, to }: { from: string; to: string }) => () => floor.transfer(from, to, TRANSFER);
+
+    const [product, bare] = [transfer(pairs[0]!), sqlTransfer(sqlPairs[0]!)];
+    await pairedLatencies(5, product, bare); // warm-up: plans, pools, JIT
+    log(`transfers: ${samples} one at a time, each way`);
+    const [productMs, bareMs] = await pairedLatencies(samples, product, bare);
+
+    log(`transfers: bursts of ${owners * perOwner} over ${owners} owners`);
+    const bareRate = await burstRate(sqlPairs.flatMap((pair) => Array.from({ length: perOwner }, () => sqlTransfer(pair))));
+    const productRate = await burstRate(pairs.flatMap((pair) => Array.from({ length: perOwner }, () => transfer(pair))));
+    return {
+      latency: {
+        name: 'one ledger transfer (fundAgent), p50',
+        value: percentile(productMs, 0.5),
+        unit: 'ms',
+        floor: percentile(bareMs, 0.5),
+        floorName: 'bare-SQL double-entry transfer',
+        target: { of: 'ratio', op: '<=', bound: 2 },
+        detail: `${samples} each, taken in turns; p95 ${formatNumber(percentile(productMs, 0.95))} ms vs ${formatNumber(percentile(bareMs, 0.95))} ms`,
+      },
+      burst: {
+        name: `burst of ${owners * perOwner} transfers over ${owners} owners`,
+        value: productRate,
+        unit: 'transfers/s',
+        floor: bareRate,
+        floorName: `the same burst in bare SQL`,
+        target: { of: 'ratio', op: '>=', bound: 0.5 },
+        detail: `${perOwner} transfers per owner, all started at once; a connection pool of 10 on each side`,
+      },
+    };
+  } finally {
+    await floor.close();
+  }
+}
+
+export interface PaymentOptions {
+  /** Payments (and floor workflows) timed one at a time. */
+  samples: number;
+  /** Payments started at once, from one agent (and as many floor workflows). */
+  burst: number;
+  /** Owners paying at once, each one payment at a time. */
+  owners: number;
+  /** Payments each of them makes. */
+  perOwner: number;
+}
+
+export async function measurePayments(
+  h: Harness,
+  { samples, burst, owners, perOwner }: PaymentOptions,
+): Promise<{ latency: Measurement; burst: Measurement; owners: Measurement }> {
+  log(`payments: setting up ${owners} owners`);
+  const payers = await Promise.all(
+    Array.from({ length: owners }, async () => {
+      const ownerId = await createOwner(h);
+      const agent = await createFundedAgent(h, ownerId, AGENT_FUNDING);
+      return { ownerId, agentId: agent.agent.id };
+    }),
+  );
+  const payerOf = ({ ownerId, agentId }: { ownerId: string; agentId: string }) => async () => {
+    const intent = await createIntent({ db: h.db, temporal: h.temporal }, { ownerId, createdBy: 'owner' }, createIntentInput.parse({ agentId, amount: 1 }));
+    const outcome: { status?: string } = await h.temporal.client.workflow.getHandle(paymentWorkflowId(intent.response.id)).result();
+    // A declined or failed payment is cheaper than a settled one: it would flatter the figure.
+    if (outcome.status !== 'settled') throw new Error(`a bench payment ended ${String(outcome.status)}, not settled`);
+  };
+  const pay = payerOf(payers[0]!);
+  const floor = () => h.runFloorWorkflow();
+
+  log('payments: warming up (workflow caches, connections)');
+  await h.guard(pairedLatencies(2, pay, floor));
+  log(`payments: ${samples} one at a time, each way`);
+  const [paymentMs, floorMs] = await h.guard(pairedLatencies(samples, pay, floor));
+  log(`payments: bursts of ${burst}`);
+  const floorBurst = await h.guard(burstRate(Array.from({ length: burst }, () => floor)));
+  const paymentBurst = await h.guard(burstRate(Array.from({ length: burst }, () => pay)));
+
+  log(`payments: one owner, then ${owners} owners at once, ${perOwner} payments each, one at a time`);
+  const oneOwner = await h.guard(burstRate([inSequence(perOwner, pay)]));
+  const allOwners = await h.guard(burstRate(payers.map((payer) => inSequence(perOwner, payerOf(payer)))));
+  return {
+    latency: {
+      name: 'one ledger-rail payment, created to settled, p50',
+      value: percentile(paymentMs, 0.5),
+      unit: 'ms',
+      floor: percentile(floorMs, 0.5),
+      floorName: 'a workflow with one no-op activity',
+      target: { of: 'ratio', op: '<=', bound: 1.5 },
+      detail: `${samples} each, taken in turns; p95 ${formatNumber(percentile(paymentMs, 0.95))} ms vs ${formatNumber(percentile(floorMs, 0.95))} ms`,
+    },
+    burst: {
+      name: `burst of ${burst} payments`,
+      value: paymentBurst,
+      unit: 'payments/s',
+      floor: floorBurst,
+      floorName: `${burst} one-activity workflows at once`,
+      target: { of: 'ratio', op: '>=', bound: 0.5 },
+      detail: 'all from one agent, all started at once',
+    },
+    // burstRate counts tasks; each task here is a sequence of perOwner payments.
+    owners: {
+      name: `${owners} owners paying at once vs one owner`,
+      value: allOwners * perOwner,
+      unit: 'payments/s',
+      floor: oneOwner * perOwner,
+      floorName: 'one owner paying alone',
+      target: { of: 'ratio', op: '>=', bound: 8 },
+      detail: `each owner makes ${perOwner} payments, one at a time; the ratio is the throughput ratio (linear scaling: ${owners}x)`,
+    },
+  };
+}
+
+if (isEntryPoint(import.meta.url)) {
+  requirePostgres();
+  const samples = Number(process.argv[2] ?? 30);
+  const burst = Number(process.argv[3] ?? 100);
+  const h = await startHarness();
+  try {
+    const transfers = await measureTransfers(h, { samples, owners: 16, perOwner: 16 });
+    const payments = await measurePayments(h, { samples, burst, owners: 16, perOwner: 5 });
+    printMeasurements([transfers.latency, transfers.burst, payments.latency, payments.burst, payments.owners]);
+  } finally {
+    await h.close();
+  }
 }

@@ -1,6 +1,7 @@
 // Renders security/whitepaper.md to HTML (marked) and prints it to PDF with Debian's headless
 // Chromium. Usage: node scripts/build-whitepaper-pdf.mjs [output.pdf]
 // (default dist/security-whitepaper.pdf). CHROMIUM_PATH overrides the browser's location.
+// The web build (web/vite.config.ts) publishes both forms: renderWhitepaperMarkdown and the PDF.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,12 @@ const markdown = new Marked({
     },
   },
 });
+
+/** The whitepaper as a standalone markdown file: its front matter becomes a title block. */
+export async function renderWhitepaperMarkdown() {
+  const { data, body } = splitFrontMatter(await readFile(source, 'utf8'));
+  return `# ${data.title}\n\nVersion ${data.version} - updated ${data.updated}\n\n${data.summary}\n${body}`;
+}
 
 export async function renderWhitepaperHtml() {
   const { data, body } = splitFrontMatter(await readFile(source, 'utf8'));

@@ -7,10 +7,10 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { loadDocSections } from './load-content';
 import { codeBlocks } from './markdown-outline';
+import { typeScriptProblems } from './typescript-samples';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -36,26 +36,7 @@ describe('docs code samples', () => {
       writeFileSync(file, `${sample.text}\nexport {};\n`);
       return { file, where: sample.where };
     });
-    const program = ts.createProgram(
-      files.map((entry) => entry.file),
-      {
-        strict: true,
-        noEmit: true,
-        target: ts.ScriptTarget.ES2022,
-        module: ts.ModuleKind.ESNext,
-        moduleResolution: ts.ModuleResolutionKind.Bundler,
-        lib: ['lib.es2023.d.ts'],
-        types: ['node'],
-        typeRoots: [join(REPO_ROOT, 'node_modules', '@types')],
-        skipLibCheck: true,
-        noUnusedLocals: true,
-      },
-    );
-    const problems = ts.getPreEmitDiagnostics(program).map((diagnostic) => {
-      const where = files.find((entry) => entry.file === diagnostic.file?.fileName)?.where ?? diagnostic.file?.fileName ?? '';
-      const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
-      return `${where} (+${line}): ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n')}`;
-    });
+    const problems = typeScriptProblems(files);
     rmSync(dir, { recursive: true, force: true });
     expect(problems).toEqual([]);
   }, 120_000);

@@ -4,6 +4,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { signUpOwner } from '../support/owner';
+import { openSettled } from '../support/session';
 
 const AGENT_API = '/functions/v1/mcp-server';
 const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
@@ -123,19 +124,41 @@ test.describe('agent pages', () => {
     await screenshots(page, testInfo, 'transactions', () => expect(paymentRow).toBeVisible());
   });
 
-  test("an unknown agent shows 'Agent not found' on the transactions page", async ({ page }) => {
+  test("any id that is not one of the owner's agents shows 'Agent not found' on the transactions page and the connect page", async ({ page, request }) => {
+    // Another owner's agent, made with a separate API context (its own cookies).
+    const other = await signUpOwner(request);
+    const created = await request.post('/api/v1/agents', { headers: { Authorization: `Bearer ${other.accessToken}` }, data: { name: 'Not yours' } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const othersAgent = ((await created.json()) as { agent: { id: string } }).agent.id;
+
     await signUpOwner(page.request);
-    await page.goto(`/dashboard/agents/${crypto.randomUUID()}/transactions`);
-    await expect(page.getByRole('heading', { name: 'Agent not found' })).toBeVisible();
-    await expect(page.getByText("We couldn't locate the requested agent.")).toBeVisible();
+    await openSettled(page, '/dashboard');
+    for (const id of ['not-an-agent', crypto.randomUUID(), othersAgent]) {
+      await page.goto(`/dashboard/agents/${id}/transactions`);
+      const card = page.getByRole('region', { name: 'Agent not found' });
+      await expect(card.getByRole('heading', { name: 'Agent not found' }), id).toBeVisible();
+      await expect(card).toContainText("We couldn't locate the requested agent.");
+      await expect(page.getByRole('region', { name: 'Unable to load transactions' })).toHaveCount(0);
+      await expect(page.locator('[data-sonner-toast]')).toHaveCount(0);
+      await expect(page.getByRole('table')).toHaveCount(0);
+      await expect(page.getByText('Not yours')).toHaveCount(0);
+
+      await page.goto(`/dashboard/agents/${id}/connect`);
+      await expect(page.getByRole('heading', { name: 'Something went wrong' }), id).toBeVisible();
+      await expect(page.getByText('Agent not found.')).toBeVisible();
+      await expect(page.getByText('Not yours')).toHaveCount(0);
+    }
   });
 
-  test("the transactions page shows 'Unable to load transactions' with a toast when the server refuses the agent id", async ({ page }) => {
-    await signUpOwner(page.request);
-    await page.goto('/dashboard/agents/not-an-agent/transactions');
+  test("the transactions page shows 'Unable to load transactions' with a toast when the transactions cannot be read", async ({ page }) => {
+    test.setTimeout(60_000);
+    const agent = await ownerWithPaidAgent(page.request);
+    // The connection fails on every try (the page retries three times, backing off, first).
+    await page.route((url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('agents.transactions'), (route) => route.abort('connectionreset'));
+    await page.goto(`/dashboard/agents/${agent.id}/transactions`);
     const card = page.getByRole('region', { name: 'Unable to load transactions' });
-    await expect(card).toContainText('Agent id must be a UUID');
-    await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Agent id must be a UUID' })).toBeVisible();
+    await expect(card).toContainText('Unable to load transactions.', { timeout: 30_000 });
+    await expect(page.locator('[data-sonner-toast]').filter({ hasText: 'Unable to load transactions.' })).toBeVisible();
     await expect(page.getByRole('table')).toHaveCount(0);
   });
 
@@ -153,7 +176,11 @@ test.describe('agent pages', () => {
     await expect(didCard).toContainText('X-Agent-DID');
     await expect(page.getByRole('region', { name: 'Spending Rules' })).toContainText('$50.00');
     await expect(page.getByRole('region', { name: 'Spending Rules' })).toContainText('$200.00');
-    const base = new URL(`${AGENT_API}`, page.url()).toString();
+    // The server's public address (its credential issuer) where it is reachable from the page,
+    // else the page's origin (the Vite preview server does not forward /.well-known).
+    const metadata = await page.request.get('/.well-known/jwt-vc-issuer');
+    const declared = metadata.ok() && (metadata.headers()['content-type'] ?? '').includes('json') ? ((await metadata.json()) as { issuer: string }).issuer : null;
+    const base = `${(declared ?? new URL(page.url()).origin).replace(/\/+$/, '')}${AGENT_API}`;
     await expect(page.getByRole('region', { name: 'MCP Base URL' }).getByText(base, { exact: true })).toBeVisible();
     for (const path of ['/balance', '/payment', '/transactions', '/info']) {
       await expect(page.getByText(`${base}${path}`, { exact: true })).toBeVisible();
@@ -170,11 +197,11 @@ test.describe('agent pages', () => {
     await screenshots(page, testInfo, 'connect', () => expect(didCard).toBeVisible());
   });
 
-  test("the connect page shows 'Something went wrong' for an agent id that cannot exist", async ({ page }) => {
+  test("the connect page's 'Something went wrong' card leads back to the dashboard", async ({ page }) => {
     await signUpOwner(page.request);
     await page.goto('/dashboard/agents/not-an-agent/connect');
     await expect(page.getByRole('heading', { name: 'Something went wrong' })).toBeVisible();
-    await expect(page.getByText('Unable to load agent details.')).toBeVisible();
+    await expect(page.getByText('Agent not found.')).toBeVisible();
     await page.getByRole('link', { name: 'Return to dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/);
   });

@@ -2,6 +2,7 @@
 // server's Content-Security-Policy without a single violation: nothing inline that the policy
 // refuses, nothing from another origin. Signed out, the dashboard routes show the sign-in page.
 import { expect, test, type Page } from '@playwright/test';
+import { watchCspViolations } from '../support/csp-violations';
 
 const SOME_AGENT = '00000000-0000-4000-8000-000000000000';
 
@@ -19,7 +20,7 @@ const ROUTES: Array<{ path: string; ready: (page: Page) => Promise<void> }> = [
   { path: '/responsible-ai', ready: heading('Responsible AI') },
   { path: '/terms', ready: heading('Terms of Service') },
   { path: '/privacy', ready: heading('Privacy Policy') },
-  { path: '/dpa', ready: heading('Data Processing Agreement') },
+  { path: '/dpa', ready: heading('Data Processing Addendum') },
   { path: '/no/such/page', ready: (page) => expect(page.getByText('Oops! Page not found')).toBeVisible() },
   { path: '/docs/api', ready: (page) => expect(page.getByText('Purser owner API').first()).toBeVisible({ timeout: 15_000 }) },
 ];
@@ -28,25 +29,9 @@ function heading(name: string | RegExp) {
   return (page: Page) => expect(page.getByRole('heading', { level: 1, name })).toBeVisible();
 }
 
-/** Every CSP violation the page reports, as console messages and as securitypolicyviolation events. */
-async function watchViolations(page: Page): Promise<string[]> {
-  const violations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) violations.push(`console: ${message.text()}`);
-  });
-  await page.exposeFunction('reportCspViolation', (text: string) => violations.push(`event: ${text}`));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (event) => {
-      const report = (window as unknown as { reportCspViolation: (text: string) => void }).reportCspViolation;
-      void report(`${event.violatedDirective} blocked ${event.blockedURI || 'inline'} at ${event.sourceFile}:${event.lineNumber}`);
-    });
-  });
-  return violations;
-}
-
 for (const route of ROUTES) {
   test(`${route.path} loads under the Content-Security-Policy with no violation`, async ({ page }) => {
-    const violations = await watchViolations(page);
+    const violations = await watchCspViolations(page);
     const response = await page.goto(route.path);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'self'");
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");

@@ -149,11 +149,25 @@ describe('wallet balances', () => {
 });
 
 describe('audit events', () => {
-  it('an audit event cannot be updated or deleted', async () => {
-    const newest = await db.prisma.auditEvent.findFirst({ orderBy: { seq: 'desc' } });
-    const event = await db.prisma.auditEvent.create({
-      data: { actor: 'system', action: 'test.recorded', subject: 'test:1', prevHash: newest?.hash ?? GENESIS, hash: randomUUID() },
+  /** A raw event (the database does not compute hashes): the next one of `chainId`. */
+  async function appendRaw(chainId: string, ownerId: string | null = null) {
+    const head = await db.prisma.auditChainHead.findUnique({ where: { chainId } });
+    return db.prisma.auditEvent.create({
+      data: {
+        chainId,
+        chainSeq: (head?.lastSeq ?? 0n) + 1n,
+        ownerId,
+        actor: 'system',
+        action: 'test.recorded',
+        subject: 'test:1',
+        prevHash: head?.lastHash ?? GENESIS,
+        hash: randomUUID(),
+      },
     });
+  }
+
+  it('an audit event cannot be updated or deleted', async () => {
+    const event = await appendRaw('system');
 
     await expect(db.prisma.auditEvent.update({ where: { seq: event.seq }, data: { action: 'tampered' } })).rejects.toThrow(
       /audit_events is append-only: UPDATE is refused/,
@@ -165,22 +179,52 @@ describe('audit events', () => {
     expect((await db.prisma.auditEvent.findUniqueOrThrow({ where: { seq: event.seq } })).action).toBe('test.recorded');
   });
 
-  it('an audit event must link to the newest event, so the chain cannot fork', async () => {
-    const newest = await db.prisma.auditEvent.findFirst({ orderBy: { seq: 'desc' } });
-    const first = await db.prisma.auditEvent.create({
-      data: { actor: 'system', action: 'a', subject: 's', prevHash: newest?.hash ?? GENESIS, hash: randomUUID() },
-    });
+  it('an audit event must follow the head of its own chain, which it then becomes, so a chain can neither fork nor skip', async () => {
+    const owner = randomUUID();
+    const chainId = `owner:${owner}`;
+    const first = await appendRaw(chainId, owner);
+    expect(first).toMatchObject({ chainSeq: 1n, prevHash: GENESIS });
+    expect(await db.prisma.auditChainHead.findUnique({ where: { chainId } })).toEqual({ chainId, lastSeq: 1n, lastHash: first.hash });
 
-    await expect(
-      db.prisma.auditEvent.create({ data: { actor: 'system', action: 'b', subject: 's', prevHash: first.prevHash, hash: randomUUID() } }),
-    ).rejects.toThrow(/must link to the newest event/);
-    await expect(
-      db.prisma.auditEvent.create({ data: { actor: 'system', action: 'b', subject: 's', prevHash: 'f'.repeat(64), hash: randomUUID() } }),
-    ).rejects.toThrow(/must link to the newest event/);
-    const second = await db.prisma.auditEvent.create({
-      data: { actor: 'system', action: 'b', subject: 's', prevHash: first.hash, hash: randomUUID() },
-    });
-    expect(second.seq).toBeGreaterThan(first.seq);
+    const next = { chainId, ownerId: owner, actor: 'system', action: 'b', subject: 's' };
+    // A second first event, a fork at the head, a skipped position, a wrong link.
+    for (const [chainSeq, prevHash] of [
+      [1n, GENESIS],
+      [2n, first.prevHash],
+      [3n, first.hash],
+      [2n, 'f'.repeat(64)],
+    ] as const) {
+      await expect(db.prisma.auditEvent.create({ data: { ...next, chainSeq, prevHash, hash: randomUUID() } })).rejects.toThrow(
+        /audit event must follow the head of chain/,
+      );
+    }
+    const second = await db.prisma.auditEvent.create({ data: { ...next, chainSeq: 2n, prevHash: first.hash, hash: randomUUID() } });
+    expect(await db.prisma.auditChainHead.findUnique({ where: { chainId } })).toEqual({ chainId, lastSeq: 2n, lastHash: second.hash });
+
+    // Another chain starts from its own genesis, whatever this one holds.
+    const other = randomUUID();
+    expect(await appendRaw(`owner:${other}`, other)).toMatchObject({ chainSeq: 1n, prevHash: GENESIS });
+  });
+
+  it('an audit event joins its owner’s chain, or the system chain without an owner, and the legacy chain takes no new events', async () => {
+    const owner = randomUUID();
+    await expect(appendRaw(`owner:${randomUUID()}`, owner)).rejects.toThrow(/audit_events_chain_matches_owner/);
+    await expect(appendRaw('system', owner)).rejects.toThrow(/audit_events_chain_matches_owner/);
+    await expect(appendRaw(`owner:${owner}`, null)).rejects.toThrow(/audit_events_chain_matches_owner/);
+    await expect(appendRaw('legacy', owner)).rejects.toThrow(/the legacy audit chain is closed/);
+  });
+
+  it('an audit chain head only moves forward one event at a time, and is never removed', async () => {
+    const event = await appendRaw('system');
+    await expect(db.prisma.auditChainHead.update({ where: { chainId: 'system' }, data: { lastSeq: event.chainSeq - 1n } })).rejects.toThrow(
+      /only moves forward one event at a time/,
+    );
+    await expect(db.prisma.auditChainHead.update({ where: { chainId: 'system' }, data: { lastSeq: event.chainSeq + 2n } })).rejects.toThrow(
+      /only moves forward one event at a time/,
+    );
+    await expect(db.prisma.auditChainHead.delete({ where: { chainId: 'system' } })).rejects.toThrow(/never removed: DELETE is refused/);
+    await expect(db.prisma.$executeRawUnsafe('TRUNCATE audit_chain_heads')).rejects.toThrow(/never removed: TRUNCATE is refused/);
+    expect(await db.prisma.auditChainHead.findUnique({ where: { chainId: 'system' } })).toEqual({ chainId: 'system', lastSeq: event.chainSeq, lastHash: event.hash });
   });
 });
 

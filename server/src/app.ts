@@ -15,6 +15,7 @@ import { agentApiPlugin } from './http/agent-api/plugin';
 import { sandboxPaidRoutes } from './http/sandbox-paid-routes';
 import { fastifyTrustProxy } from './http/trust-proxy';
 import { authRoutes, type AuthRateLimits } from './http/auth-routes';
+import type { SessionRefreshSettings } from './services/auth/refresh-session';
 import type { SignInThrottleSettings } from './services/auth/sign-in-throttle';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
@@ -39,6 +40,8 @@ export interface AppOptions extends AppDeps {
   authRateLimits?: Partial<AuthRateLimits>;
   /** Overrides of the per-email sign-in back-off (tests shorten it or move its clock). */
   signInThrottle?: Partial<SignInThrottleSettings>;
+  /** Overrides of the refresh-token reuse interval (AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS) and its clock. */
+  sessionRefresh?: Partial<SessionRefreshSettings>;
   /** Serve the demo paid API under /sandbox/paid/ (the chain is the sandbox). */
   sandboxPaidApi?: boolean;
   /** OPERATOR_TOKEN: the bearer token of /healthz?deep=true; unset closes the deep check. */
@@ -48,7 +51,7 @@ export interface AppOptions extends AppDeps {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, ...deps } = options;
+  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, ...deps } = options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -112,7 +115,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       },
     },
   } satisfies FastifyTRPCPluginOptions<AppRouter>);
-  await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits, signInThrottle });
+  await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits, signInThrottle, sessionRefresh });
   await app.register(identityRoutes, { deps });
   await app.register(apiV1Plugin, { deps });
   await app.register(agentApiPlugin, { prefix: AGENT_API_PREFIX, deps });

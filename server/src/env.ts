@@ -143,6 +143,12 @@ const schema = z.object({
   X402_MAX_VALIDITY_SECONDS: z.coerce.number().int().min(10).max(86_400).default(300),
   /** Sign-ups and password sign-ins each client address may make per minute (spec: 10). */
   AUTH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  /**
+   * How long after its rotation a refresh token may be presented again and still answer the
+   * session's current token (a reload or a second tab racing a refresh), instead of revoking
+   * the session as stolen. 0: never. As GoTrue's GOTRUE_SECURITY_REFRESH_TOKEN_REUSE_INTERVAL.
+   */
+  AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Agent API calls each agent may make per minute (REST and MCP together). */
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */

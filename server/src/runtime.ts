@@ -186,6 +186,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         chain,
         agentRateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
         authRateLimits: { signUp: env.AUTH_RATE_LIMIT_PER_MINUTE, password: env.AUTH_RATE_LIMIT_PER_MINUTE },
+        sessionRefresh: { reuseIntervalMs: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS * 1000 },
         x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
         sandboxPaidApi: chain.info.sandbox,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),

@@ -15,7 +15,7 @@ import { listKyaVerifications } from '../src/services/agents/list-kya-verificati
 import { reactivateAgent } from '../src/services/agents/reactivate-agent';
 import { requestKyaEscalation } from '../src/services/agents/request-kya-escalation';
 import { suspendAgent } from '../src/services/agents/suspend-agent';
-import { verifyAuditChain } from '../src/services/audit/verify-audit-chain';
+import { verifyAuditChains } from '../src/services/audit/verify-audit-chains';
 import { verifyAgentCredential } from '../src/services/identity/verify-agent-credential';
 import type { HttpMethod } from '../src/http/api-v1/define-route';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
@@ -141,7 +141,7 @@ describe('a verified KYA escalation', () => {
     expect(events[0]).toMatchObject({ actor: `owner:${alice.userId}`, ownerId: alice.userId });
     expect(events[0]?.data).toEqual({ verification_id: verification.id, method: 'sandbox', from_tier: 'basic', to_tier: 'moderate' });
     expect(JSON.stringify(events[0]?.data)).not.toContain('acme');
-    expect((await verifyAuditChain(prisma)).ok).toBe(true);
+    expect((await verifyAuditChains(prisma)).ok).toBe(true);
   });
 
   it('lets only one of two concurrent requests for the same tier through; the other is refused as not raising the tier', async () => {

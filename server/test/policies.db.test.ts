@@ -13,7 +13,7 @@ import type { Prisma, PrismaClient } from '@purser/db';
 import { evaluateGate } from '@purser/workflows/workflows/gate';
 import { createAgent } from '../src/services/agents/create-agent';
 import { deleteAgent } from '../src/services/agents/delete-agent';
-import { verifyAuditChain } from '../src/services/audit/verify-audit-chain';
+import { verifyAuditChains } from '../src/services/audit/verify-audit-chains';
 import { createPolicy } from '../src/services/policies/create-policy';
 import { deletePolicy } from '../src/services/policies/delete-policy';
 import { getPolicy } from '../src/services/policies/get-policy';
@@ -424,7 +424,7 @@ describe('merchant rules at the gate of an x402 payment', () => {
 
 describe('the audit trail and the API document', () => {
   it('keeps the audit chain intact', async () => {
-    expect((await verifyAuditChain(prisma)).ok).toBe(true);
+    expect((await verifyAuditChains(prisma)).ok).toBe(true);
   });
 
   it('describes the policy routes under the Policies tag, with the rules in the request body', async () => {

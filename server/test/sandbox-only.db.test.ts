@@ -12,7 +12,7 @@ import { requestKyaEscalationInput } from '@purser/core/contracts/kya';
 import type { PrismaClient } from '@purser/db';
 import { createAgent } from '../src/services/agents/create-agent';
 import { requestKyaEscalation } from '../src/services/agents/request-kya-escalation';
-import { verifyAuditChain } from '../src/services/audit/verify-audit-chain';
+import { verifyAuditChains } from '../src/services/audit/verify-audit-chains';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { topUpWallet } from '../src/services/wallets/top-up-wallet';
 import { errorOf } from './support/errors';
@@ -112,6 +112,6 @@ describe('the sandbox KYA verifier on a real network', () => {
     expect(await errorOf(requestKyaEscalation(t.deps, owner.userId, input))).toEqual({ code: 'SANDBOX_ONLY', message: KYA_REFUSAL, status: 409 });
 
     expect(await stateOf()).toEqual(before);
-    expect((await verifyAuditChain(prisma)).ok).toBe(true);
+    expect((await verifyAuditChains(prisma)).ok).toBe(true);
   });
 });

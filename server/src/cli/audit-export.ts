@@ -1,6 +1,6 @@
 /**
  * `npm run audit:export -- [--owner <uuid>]`: writes the audit log to stdout as JSON lines,
- * oldest first, optionally only one owner's events.
+ * oldest first, each naming its chain and position, optionally only one owner's events.
  */
 import { parseArgs } from 'node:util';
 import { once } from 'node:events';

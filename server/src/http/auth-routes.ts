@@ -20,7 +20,7 @@ import {
 import { authenticateOwner, bearerToken } from '../services/auth/authenticate-owner';
 import { getOwnerUser } from '../services/auth/get-owner-user';
 import { prepareDummyHash } from '../services/auth/password-hashing';
-import { refreshSession } from '../services/auth/refresh-session';
+import { DEFAULT_SESSION_REFRESH, refreshSession, type SessionRefreshSettings } from '../services/auth/refresh-session';
 import { revokeOwnerSession } from '../services/auth/revoke-session';
 import { REFRESH_TOKEN_TTL_MS, SESSION_COOKIES, type ClientInfo } from '../services/auth/session-tokens';
 import { signInOwner } from '../services/auth/sign-in-owner';
@@ -47,12 +47,15 @@ export interface AuthRoutesOptions {
   rateLimits?: Partial<AuthRateLimits>;
   /** Overrides of the per-email sign-in back-off (tests shorten it or move its clock). */
   signInThrottle?: Partial<SignInThrottleSettings>;
+  /** Overrides of the refresh-token reuse interval and its clock (tests move the clock). */
+  sessionRefresh?: Partial<SessionRefreshSettings>;
 }
 
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
   const { deps } = options;
   const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
   const throttle = { ...DEFAULT_SIGN_IN_THROTTLE, ...options.signInThrottle };
+  const sessionRefresh = { ...DEFAULT_SESSION_REFRESH, ...options.sessionRefresh };
   const secure = deps.publicUrl.startsWith('https:');
 
   // Scoped to this plugin: only the routes below that ask for a limit get one.
@@ -100,7 +103,12 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
       const refreshToken = body.refresh_token ?? request.cookies[SESSION_COOKIES.refresh];
       if (!refreshToken) throw new AppError('VALIDATION_FAILED', 'Refresh token is required');
       try {
-        return sendSession(reply, await refreshSession(deps, refreshToken, { client: clientInfo(request) }), secure);
+        const refreshed = await refreshSession(deps, refreshToken, {
+          client: clientInfo(request),
+          now: sessionRefresh.now(),
+          reuseIntervalMs: sessionRefresh.reuseIntervalMs,
+        });
+        return sendSession(reply, refreshed, secure);
       } catch (error) {
         // A dead refresh cookie is useless to the browser: drop both so it shows signed out.
         if (error instanceof AppError && error.code === 'UNAUTHORIZED') clearSessionCookies(reply, secure);

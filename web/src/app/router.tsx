@@ -1,50 +1,110 @@
 // Every screen of the product and its URL (product spec, section 2).
+// Each page is its own chunk, fetched when its route is first matched (react-router's `lazy`),
+// so the landing page downloads none of the dashboard, auth, agent, docs, blog or status code.
+// The router waits for the chunk before it shows the new page: a navigation keeps the current
+// page on screen (RootLayout draws a thin progress bar if the wait is noticeable), and the first
+// page of a visit shows the light `hydrateFallbackElement`. A chunk that fails to download
+// rejects the route's `lazy`, which the router shows with the root's errorElement.
+import type { ComponentType } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import { AgentConnectPage } from '../features/agents/components/agent-connect-page';
-import { AgentTransactionsPage } from '../features/agents/components/agent-transactions-page';
-import { AuthPage } from '../features/auth/components/auth-page';
 import { RequireSession } from '../features/auth/components/require-session';
-import { BlogListPage } from '../features/blog/components/blog-list-page';
-import { BlogPostPage } from '../features/blog/components/blog-post-page';
-import { DashboardPage } from '../features/dashboard/components/dashboard-page';
-import { DocsPage } from '../features/docs/components/docs-page';
-import { NotFoundPage } from '../features/errors/components/not-found-page';
 import { RouteErrorPage } from '../features/errors/components/route-error-page';
-import { LandingPage } from '../features/landing/components/landing-page';
-import { DpaPage } from '../features/legal/components/dpa-page';
-import { PrivacyPage } from '../features/legal/components/privacy-page';
-import { TermsPage } from '../features/legal/components/terms-page';
-import { ResponsibleAiPage } from '../features/responsible-ai/components/responsible-ai-page';
-import { StatusPage } from '../features/status/components/status-page';
+import { sessionStore } from '../shared/session/use-session-store';
+import { PageLoadingFallback } from './page-loading-fallback';
 import { RootLayout } from './root-layout';
+
+// One loader per page module. Calling one again returns the same module: the browser fetches
+// a chunk once, so a preload and the route's own `lazy` share the download.
+const pages = {
+  landing: () => import('../features/landing/components/landing-page'),
+  auth: () => import('../features/auth/components/auth-page'),
+  dataLayout: () => import('./data-layout'),
+  dashboard: () => import('../features/dashboard/components/dashboard-page'),
+  agentConnect: () => import('../features/agents/components/agent-connect-page'),
+  agentTransactions: () => import('../features/agents/components/agent-transactions-page'),
+  blogList: () => import('../features/blog/components/blog-list-page'),
+  blogPost: () => import('../features/blog/components/blog-post-page'),
+  docs: () => import('../features/docs/components/docs-page'),
+  status: () => import('../features/status/components/status-page'),
+  responsibleAi: () => import('../features/responsible-ai/components/responsible-ai-page'),
+  terms: () => import('../features/legal/components/terms-page'),
+  privacy: () => import('../features/legal/components/privacy-page'),
+  dpa: () => import('../features/legal/components/dpa-page'),
+  notFound: () => import('../features/errors/components/not-found-page'),
+};
+
+/** The names of a module's exports that are React components. */
+type ComponentExports<M> = { [K in keyof M]: M[K] extends ComponentType ? K : never }[keyof M] & string;
+
+/**
+ * A route's `lazy` for a page: the module's `name` export becomes the route's Component.
+ * The function form on purpose: react-router surfaces a rejected lazy *function* as the route's
+ * error (the errorElement shows it), whereas a rejected per-property `lazy: { Component }` is
+ * swallowed when the route has no loader, leaving an empty page.
+ */
+function page<M>(load: () => Promise<M>, name: ComponentExports<M>) {
+  return async () => ({ Component: (await load())[name] as ComponentType });
+}
 
 export const routes: RouteObject[] = [
   {
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,
+    hydrateFallbackElement: <PageLoadingFallback />,
     children: [
-      { index: true, element: <LandingPage /> },
-      { path: 'auth', element: <AuthPage /> },
+      { index: true, lazy: page(pages.landing, 'LandingPage') },
+      { path: 'auth', lazy: page(pages.auth, 'AuthPage') },
       {
-        // Everything under /dashboard needs a signed-in owner.
-        element: <RequireSession />,
+        // The pages that read from the server (the owner's pages and the public status page),
+        // inside the data layer (TanStack Query + tRPC), which is a chunk of its own like them.
+        // Any other page that starts reading from the server through tRPC belongs in here too.
+        lazy: page(pages.dataLayout, 'DataLayout'),
         children: [
-          { path: 'dashboard', element: <DashboardPage /> },
-          { path: 'dashboard/agents/:agentId/connect', element: <AgentConnectPage /> },
-          { path: 'dashboard/agents/:agentId/transactions', element: <AgentTransactionsPage /> },
+          {
+            // Everything under /dashboard needs a signed-in owner. The guard is tiny and stays in
+            // the main chunk, so it can say 'Loading...' while the session is checked.
+            element: <RequireSession />,
+            children: [
+              { path: 'dashboard', lazy: page(pages.dashboard, 'DashboardPage') },
+              { path: 'dashboard/agents/:agentId/connect', lazy: page(pages.agentConnect, 'AgentConnectPage') },
+              { path: 'dashboard/agents/:agentId/transactions', lazy: page(pages.agentTransactions, 'AgentTransactionsPage') },
+            ],
+          },
+          { path: 'status', lazy: page(pages.status, 'StatusPage') },
         ],
       },
-      { path: 'blog', element: <BlogListPage /> },
-      { path: 'blog/:postId', element: <BlogPostPage /> },
-      { path: 'docs', element: <DocsPage /> },
-      { path: 'status', element: <StatusPage /> },
-      { path: 'responsible-ai', element: <ResponsibleAiPage /> },
-      { path: 'terms', element: <TermsPage /> },
-      { path: 'privacy', element: <PrivacyPage /> },
-      { path: 'dpa', element: <DpaPage /> },
-      { path: '*', element: <NotFoundPage /> },
+      { path: 'blog', lazy: page(pages.blogList, 'BlogListPage') },
+      { path: 'blog/:postId', lazy: page(pages.blogPost, 'BlogPostPage') },
+      { path: 'docs', lazy: page(pages.docs, 'DocsPage') },
+      { path: 'responsible-ai', lazy: page(pages.responsibleAi, 'ResponsibleAiPage') },
+      { path: 'terms', lazy: page(pages.terms, 'TermsPage') },
+      { path: 'privacy', lazy: page(pages.privacy, 'PrivacyPage') },
+      { path: 'dpa', lazy: page(pages.dpa, 'DpaPage') },
+      { path: '*', lazy: page(pages.notFound, 'NotFoundPage') },
     ],
   },
 ];
 
 export const router = createBrowserRouter(routes);
+
+// The dashboard is where the auth page leads: fetch its chunk while the owner is still typing
+// (once the browser is idle on /auth), and at the latest when a session appears (sign-in,
+// sign-up, or a session found on load), instead of after the redirect. A failed preload is
+// ignored here: opening the dashboard asks for the chunk again, and a failure then is shown
+// by the router's error page.
+let dashboardPreloaded = false;
+function preloadDashboard(): void {
+  if (dashboardPreloaded) return;
+  dashboardPreloaded = true;
+  Promise.all([pages.dataLayout(), pages.dashboard()]).catch(() => undefined);
+}
+
+router.subscribe((state) => {
+  if (dashboardPreloaded || state.navigation.state !== 'idle' || state.location.pathname !== '/auth') return;
+  if (typeof requestIdleCallback === 'function') requestIdleCallback(preloadDashboard, { timeout: 2_000 });
+  else setTimeout(preloadDashboard, 1_000);
+});
+
+sessionStore.subscribe((state, previous) => {
+  if (state.status === 'signed-in' && previous.status !== 'signed-in') preloadDashboard();
+});

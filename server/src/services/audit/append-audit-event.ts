@@ -1,15 +1,15 @@
 /**
- * Appends one event to the hash-chained audit log inside the caller's transaction, so the
- * event commits or rolls back with the change it records. Call it as the transaction's last
- * step: it locks audit_events against other appends until commit, which makes concurrent
- * writers queue instead of forking the chain. Should two writers still collide (a writer
- * that skipped the lock, a deadlock), the database refuses the loser (prev_hash is unique
- * and must name the newest event); `withAuditRetry` runs such a transaction again.
+ * Appends one event to its owner's audit chain inside the caller's transaction, so the event
+ * commits or rolls back with the change it records. Call it as the transaction's last step:
+ * it locks the chain's head row until commit, which makes one owner's writers queue instead
+ * of forking the chain while other owners' writers do not wait at all. Should two writers
+ * still collide (a writer that skipped the lock, a deadlock), the database refuses the loser
+ * (an event must follow its chain's head); `withAuditRetry` runs such a transaction again.
  *
  * `data` records what changed, never secrets: no keys, key hashes, tokens or key material.
  */
 import { Prisma, type PrismaClient, type TransactionClient } from '@purser/db';
-import { GENESIS_HASH, hashAuditEvent, type AuditData } from './audit-hash';
+import { auditChainIdOf, GENESIS_HASH, hashAuditEvent, type AuditData } from './audit-hash';
 
 export type AuditEventInput = {
   /** "owner:<user id>", "agent:<did>", "system", ... */
@@ -18,47 +18,75 @@ export type AuditEventInput = {
   action: string;
   /** "agent:<id>", "owner_api_key:<id>", ... */
   subject: string;
+  /** Whose chain the event joins; without one, the system chain. */
   ownerId?: string | null;
   data?: AuditData;
   at?: Date;
 };
 
-export type AppendedAuditEvent = { seq: bigint; hash: string; prevHash: string };
+export type AppendedAuditEvent = { seq: bigint; chainId: string; chainSeq: bigint; hash: string; prevHash: string };
 
 export async function appendAuditEvent(tx: TransactionClient, input: AuditEventInput): Promise<AppendedAuditEvent> {
-  // SHARE ROW EXCLUSIVE conflicts with itself and with INSERT, not with reads: appends queue
-  // here until the holder commits; the verifier and exports keep reading.
-  await tx.$executeRaw`LOCK TABLE "audit_events" IN SHARE ROW EXCLUSIVE MODE`;
-  const newest = await tx.auditEvent.findFirst({ orderBy: { seq: 'desc' }, select: { hash: true } });
-  const prevHash = newest?.hash ?? GENESIS_HASH;
+  // As PostgreSQL hands a uuid back, so the hash verifies and the chain matches the owner.
+  const ownerId = input.ownerId ? input.ownerId.toLowerCase() : null;
+  const chainId = auditChainIdOf(ownerId);
+  const head = await lockAuditChainHead(tx, chainId);
   // Through JSON once, so what is hashed is exactly what jsonb stores and hands back.
   const data = JSON.parse(JSON.stringify(input.data ?? {})) as Prisma.InputJsonObject;
   const fields = {
+    chainId,
+    chainSeq: head.lastSeq + 1n,
     at: input.at ?? new Date(),
     actor: input.actor,
     action: input.action,
     subject: input.subject,
-    ownerId: input.ownerId ?? null,
+    ownerId,
     data,
-    prevHash,
+    prevHash: head.lastHash,
   };
   const hash = hashAuditEvent(fields);
+  // The insert trigger moves the head to this event.
   const row = await tx.auditEvent.create({ data: { ...fields, hash }, select: { seq: true } });
-  return { seq: row.seq, hash, prevHash };
+  return { seq: row.seq, chainId, chainSeq: fields.chainSeq, hash, prevHash: fields.prevHash };
+}
+
+type ChainHead = { lastSeq: bigint; lastHash: string };
+
+/**
+ * Locks the chain's head row until commit and returns it. A chain's first append creates the
+ * head at genesis; ON CONFLICT DO NOTHING waits for a concurrent first append of the same
+ * chain to commit, after which the second SELECT locks the head that one left.
+ */
+async function lockAuditChainHead(tx: TransactionClient, chainId: string): Promise<ChainHead> {
+  const locked = await selectHeadForUpdate(tx, chainId);
+  if (locked) return locked;
+  await tx.$executeRaw`
+    INSERT INTO "audit_chain_heads" ("chain_id", "last_seq", "last_hash") VALUES (${chainId}, 0, ${GENESIS_HASH})
+    ON CONFLICT ("chain_id") DO NOTHING`;
+  const created = await selectHeadForUpdate(tx, chainId);
+  if (!created) throw new Error(`audit chain head ${chainId} is missing after it was created`);
+  return created;
+}
+
+async function selectHeadForUpdate(tx: TransactionClient, chainId: string): Promise<ChainHead | undefined> {
+  const rows = await tx.$queryRaw<{ last_seq: string; last_hash: string }[]>`
+    SELECT "last_seq"::text AS "last_seq", "last_hash" FROM "audit_chain_heads" WHERE "chain_id" = ${chainId} FOR UPDATE`;
+  const row = rows[0];
+  return row && { lastSeq: BigInt(row.last_seq), lastHash: row.last_hash };
 }
 
 /**
- * True for the errors two racing audit writers get: a duplicate prev_hash, a link to an
- * event that is no longer the newest (the link trigger, SQLSTATE 23514 with its message),
- * a serialization failure (40001) or a deadlock (40P01).
+ * True for the errors two racing audit writers of one chain get: a duplicate chain position,
+ * an event that no longer follows its chain's head (the insert trigger, SQLSTATE 23514 with
+ * its message), a serialization failure (40001) or a deadlock (40P01).
  */
 export function isAuditChainConflict(error: unknown): boolean {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return false;
   const meta = JSON.stringify(error.meta ?? {});
-  if (error.code === 'P2002') return meta.includes('prev_hash') || meta.includes('prevHash');
+  if (error.code === 'P2002') return meta.includes('chain_seq') || meta.includes('chainSeq');
   const sqlState = /"originalCode":"(\w+)"/.exec(meta)?.[1];
   if (sqlState === '40001' || sqlState === '40P01') return true;
-  return sqlState === '23514' && /audit event (must link to|seq .* does not follow) the newest event/.test(meta);
+  return sqlState === '23514' && /audit event must follow the head of chain/.test(meta);
 }
 
 /**

@@ -1,20 +1,38 @@
 /**
- * How an audit event's hash is computed, shared by the writer and the verifier: sha256 (hex)
- * of a canonical JSON serialization with keys sorted at every level, covering every column
- * but seq and hash itself. seq is left out because sequences leave gaps; the chain is the
- * prevHash links, and the trigger keeps seq order equal to chain order.
+ * What an audit chain is, shared by the writer and the verifier: which chain an event belongs
+ * to, where each chain starts, and how an event's hash is computed.
+ *
+ * Each owner's events form their own chain ("owner:<owner id>"); events without an owner form
+ * the "system" chain; the events written while the log was one global chain are the closed
+ * "legacy" chain. The hash is sha256 (hex) of a canonical JSON serialization with keys sorted
+ * at every level, covering every column but seq (the table-wide sequence, which has gaps) and
+ * hash itself. From per-owner chains on it also covers chainId and chainSeq, so an event
+ * cannot be moved to another chain or position without its hash failing; legacy events keep
+ * the hash they were written with, which predates those columns.
  */
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '@purser/core';
 
-/** prevHash of the first event. */
+/** prevHash of each chain's first event. */
 export const GENESIS_HASH = '0'.repeat(64);
+
+/** Events without an owner. */
+export const SYSTEM_CHAIN_ID = 'system';
+/** The one global chain written before chains existed; closed, never appended to again. */
+export const LEGACY_CHAIN_ID = 'legacy';
+
+/** The chain an event with this owner goes to (the database checks the same rule). */
+export function auditChainIdOf(ownerId: string | null | undefined): string {
+  return ownerId ? `owner:${ownerId.toLowerCase()}` : SYSTEM_CHAIN_ID;
+}
 
 /** What `data` may hold. Money goes in as decimal strings, never as floating-point numbers. */
 export type AuditJson = string | number | boolean | null | AuditJson[] | { [key: string]: AuditJson | undefined };
 export type AuditData = { [key: string]: AuditJson | undefined };
 
 export type HashedAuditFields = {
+  chainId: string;
+  chainSeq: bigint;
   at: Date;
   actor: string;
   action: string;
@@ -25,7 +43,7 @@ export type HashedAuditFields = {
 };
 
 export function hashAuditEvent(event: HashedAuditFields): string {
-  const canonical = canonicalJson({
+  const content = {
     at: event.at.toISOString(),
     actor: event.actor,
     action: event.action,
@@ -33,6 +51,7 @@ export function hashAuditEvent(event: HashedAuditFields): string {
     ownerId: event.ownerId,
     data: event.data,
     prevHash: event.prevHash,
-  });
-  return createHash('sha256').update(canonical, 'utf8').digest('hex');
+  };
+  const hashed = event.chainId === LEGACY_CHAIN_ID ? content : { ...content, chainId: event.chainId, chainSeq: event.chainSeq.toString() };
+  return createHash('sha256').update(canonicalJson(hashed), 'utf8').digest('hex');
 }

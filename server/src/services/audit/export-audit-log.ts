@@ -1,6 +1,9 @@
 /**
- * The audit log as JSON lines, oldest first: one event per yielded string (no trailing
- * newline), seq as a decimal string. With `ownerId`, only that owner's events.
+ * The audit log as JSON lines, oldest first (table-wide seq order): one event per yielded
+ * string (no trailing newline), seq and chainSeq as decimal strings. Each line names its chain
+ * and position, so a chain can be checked from an export alone (audit-hash.ts). With `ownerId`,
+ * only that owner's events: their whole chain, and their events in the legacy chain (whose
+ * links run through other owners' events there).
  */
 import type { PrismaClient } from '@purser/db';
 
@@ -19,6 +22,8 @@ export async function* exportAuditLog(prisma: PrismaClient, options: { ownerId?:
     for (const event of batch) {
       yield JSON.stringify({
         seq: event.seq.toString(),
+        chainId: event.chainId,
+        chainSeq: event.chainSeq.toString(),
         at: event.at.toISOString(),
         actor: event.actor,
         action: event.action,

@@ -1,9 +1,10 @@
 /**
  * The two halves of an owner session. The access token is a short-lived HS256 JWT (claims
  * sub = user id, sid = session family id) checked without a database write; the refresh
- * token is 32 random bytes whose SHA-256 alone is stored (sessions.refresh_token_hash).
+ * token is 32 bytes, random at sign-in and derived from its predecessor on each refresh, whose
+ * SHA-256 alone is stored (sessions.refresh_token_hash).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_SECONDS } from '@purser/core';
 import type { Database } from '@purser/db';
@@ -32,6 +33,7 @@ const AUDIENCE = 'purser:owner';
 const MAX_TOKEN_LENGTH = 4096;
 
 const signingKeys = new WeakMap<Buffer, Uint8Array>();
+const successorKeys = new WeakMap<Buffer, Buffer>();
 
 function accessTokenKey(masterKey: Buffer): Uint8Array {
   let key = signingKeys.get(masterKey);
@@ -86,6 +88,23 @@ export async function readAccessToken(masterKey: Buffer, token: string): Promise
 
 export function newRefreshToken(): string {
   return randomBytes(32).toString('base64url');
+}
+
+/**
+ * The refresh token that rotating `token` issues: HMAC-SHA256 of it under a key derived from the
+ * master key, in the same 43-character form as a random one. Only the hash of a token is
+ * stored, so this is what lets a token rotated moments ago be answered with the successor it
+ * was already rotated into (refresh-session.ts). Without the master key it is as unguessable as
+ * a random token: a spent token leads to its successor only through the server, which answers
+ * so only within the reuse interval after the rotation.
+ */
+export function successorRefreshToken(masterKey: Buffer, token: string): string {
+  let key = successorKeys.get(masterKey);
+  if (!key) {
+    key = deriveKey(masterKey, 'refresh-token-successor');
+    successorKeys.set(masterKey, key);
+  }
+  return createHmac('sha256', key).update(token).digest('base64url');
 }
 
 export function hashToken(token: string): string {

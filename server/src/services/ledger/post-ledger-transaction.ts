@@ -2,8 +2,9 @@
  * The one way money moves: a ledger transaction with balanced entries, posted inside the
  * caller's database transaction. The database's posting trigger moves account and wallet
  * balances, CHECK (balance >= 0) refuses overdrafts and a deferred trigger refuses an
- * unbalanced transaction at COMMIT (prisma/README.md, "Guards in the database"); this module
- * checks the same things first, under row locks, to give good errors.
+ * unbalanced transaction at COMMIT (prisma/README.md, "Guards in the database"); the posting
+ * function checks the same things first, under row locks and in one round trip, to give good
+ * errors.
  *
  * Lock order, the same for every caller, so concurrent movements never deadlock:
  *   1. owner wallets, by id;  2. agent wallets, by id;  3. ledger accounts, by id.
@@ -40,49 +41,28 @@ export function externalAccountId(currency: Currency): string {
 }
 
 /**
- * Posts a balanced ledger transaction: checks its shape, locks the wallets and accounts it
- * touches (in the order above), refuses with INSUFFICIENT_FUNDS any debit that would take
- * a non-external account below zero, then inserts the transaction and its entries.
+ * Posts a balanced ledger transaction in one statement: the database function
+ * purser_post_ledger_transaction (migration *_ledger_posting_function) checks that the entries
+ * balance and match their accounts' currencies, locks the wallets and accounts they touch (in
+ * the order above), refuses any debit that would take a non-external account below zero, and
+ * inserts the transaction and its entries. Overdrafts surface as INSUFFICIENT_FUNDS.
  */
 export async function postLedgerTransaction(tx: TransactionClient, input: LedgerTransactionInput): Promise<PostedLedgerTransaction> {
   assertBalanced(input);
-  const accountIds = [...new Set(input.entries.map((entry) => entry.accountId))].sort();
-  const accounts = await tx.$queryRaw<AccountRow[]>`
-    SELECT "id"::text AS "id", "kind"::text AS "kind", "currency"::text AS "currency",
-           "owner_wallet_id"::text AS "ownerWalletId", "agent_wallet_id"::text AS "agentWalletId"
-      FROM "ledger_accounts" WHERE "id" = ANY(${accountIds}::uuid[])`;
-  const byId = new Map(accounts.map((account) => [account.id, account]));
-  for (const entry of input.entries) {
-    const account = byId.get(entry.accountId);
-    if (!account) throw new Error(`Ledger account ${entry.accountId} does not exist`);
-    if (account.currency !== entry.currency) {
-      throw new Error(`Ledger entry in ${entry.currency} cannot post to account ${account.id} held in ${account.currency}`);
-    }
+  const entries = [...input.entries].sort((a, b) => compare(a.accountId, b.accountId));
+  try {
+    const [posted] = await tx.$queryRaw<PostedLedgerTransaction[]>`
+      SELECT "purser_post_ledger_transaction"(
+        ${input.type}, ${input.description ?? ''}, ${input.paymentIntentId ?? null}::uuid,
+        ${entries.map((entry) => entry.accountId)}::uuid[],
+        ${entries.map((entry) => entry.amount.toString())}::text[]::bigint[],
+        ${entries.map((entry) => entry.currency)}::text[]::"Currency"[]
+      )::text AS "id"`;
+    return posted!;
+  } catch (error) {
+    if (isOverdraft(error)) throw insufficientFunds(error);
+    throw error;
   }
-
-  const ownerWalletIds = unique(accounts.map((account) => account.ownerWalletId));
-  const agentWalletIds = unique(accounts.map((account) => account.agentWalletId));
-  if (ownerWalletIds.length) {
-    await tx.$queryRaw`SELECT "id" FROM "owner_wallets" WHERE "id" = ANY(${ownerWalletIds}::uuid[]) ORDER BY "id" FOR UPDATE`;
-  }
-  if (agentWalletIds.length) {
-    await tx.$queryRaw`SELECT "id" FROM "agent_wallets" WHERE "id" = ANY(${agentWalletIds}::uuid[]) ORDER BY "id" FOR UPDATE`;
-  }
-
-  // The external account is shared by every deposit; it is left to the posting trigger so
-  // it stays locked for the shortest time. It is the only kind allowed below zero anyway.
-  const internalIds = accounts.filter((account) => account.kind !== 'external').map((account) => account.id).sort();
-  if (internalIds.length) {
-    const locked = await tx.$queryRaw<{ id: string; balance: bigint }[]>`
-      SELECT "id"::text AS "id", "balance" FROM "ledger_accounts"
-       WHERE "id" = ANY(${internalIds}::uuid[]) ORDER BY "id" FOR UPDATE`;
-    const net = netByAccount(input.entries);
-    for (const { id, balance } of locked) {
-      if (BigInt(balance) + (net.get(id) ?? 0n) < 0n) throw insufficientFunds();
-    }
-  }
-
-  return insertLedgerTransaction(tx, input);
 }
 
 /**
@@ -102,7 +82,7 @@ export async function insertLedgerTransaction(tx: TransactionClient, input: Ledg
     });
     return created;
   } catch (error) {
-    if (isNegativeBalanceViolation(error)) throw insufficientFunds(error);
+    if (isOverdraft(error)) throw insufficientFunds(error);
     throw error;
   }
 }
@@ -186,8 +166,6 @@ async function createAccount(tx: TransactionClient, holder: AccountHolder): Prom
   return created.id;
 }
 
-type AccountRow = { id: string; kind: LedgerAccountKind; currency: Currency; ownerWalletId: string | null; agentWalletId: string | null };
-
 function assertBalanced(input: LedgerTransactionInput): void {
   if (!input.entries.length) throw new Error('A ledger transaction needs entries');
   const sums = new Map<Currency, bigint>();
@@ -198,12 +176,6 @@ function assertBalanced(input: LedgerTransactionInput): void {
   for (const [currency, sum] of sums) {
     if (sum !== 0n) throw new Error(`Ledger transaction does not balance: its ${currency} entries sum to ${sum}, not 0`);
   }
-}
-
-function netByAccount(entries: LedgerEntryInput[]): Map<string, bigint> {
-  const net = new Map<string, bigint>();
-  for (const entry of entries) net.set(entry.accountId, (net.get(entry.accountId) ?? 0n) + entry.amount);
-  return net;
 }
 
 function unique(values: (string | null)[]): string[] {
@@ -219,8 +191,11 @@ export function insufficientFunds(cause?: unknown): AppError {
   return new AppError('INSUFFICIENT_FUNDS', 'Insufficient balance', { cause });
 }
 
-/** CHECK (balance >= 0) on an account or wallet, raised through the posting trigger. */
-function isNegativeBalanceViolation(error: unknown): boolean {
+/**
+ * An overdraft refused by the database: the posting function's check ('insufficient funds: ...')
+ * or CHECK (balance >= 0) on an account or wallet, raised through the posting trigger.
+ */
+function isOverdraft(error: unknown): boolean {
   const database = databaseErrorOf(error);
-  return database?.code === '23514' && /_not_negative"?/.test(database.message);
+  return database?.code === '23514' && (/_not_negative"?/.test(database.message) || /insufficient funds: /.test(database.message));
 }

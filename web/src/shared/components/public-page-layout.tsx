@@ -1,40 +1,112 @@
-// Frame of the public content pages (blog, docs, status, legal...): a top bar with the
-// brand and page-specific links, then a title and the page body.
-import { AppBar, Box, Container, Stack, Toolbar, Typography } from '@mui/material';
+// Frame of the public content pages (blog, docs, status, legal...): a skip link, a sticky top
+// bar with the brand and page-specific links, then a title (or the page's own hero) and the body.
+import { AppBar, Box, Container, Stack, Toolbar, Typography, type Breakpoint } from '@mui/material';
+import { alpha } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { BrandLink } from './brand-link';
 
+/** Height of the sticky top bar; pages that scroll to anchors keep their targets below it. */
+export const PUBLIC_HEADER_HEIGHT = 64;
+
 interface PublicPageLayoutProps {
+  /** The page's h1, also used for the document title. */
   title: string;
   subtitle?: string;
+  /** Replaces the default title block; it must contain the page's h1 itself. */
+  hero?: ReactNode;
   /** Links shown at the right of the top bar, such as <BackToHomeLink />. */
   actions?: ReactNode;
+  maxWidth?: Breakpoint;
   children: ReactNode;
 }
 
-export function PublicPageLayout({ title, subtitle, actions, children }: PublicPageLayoutProps) {
+export function PublicPageLayout({ title, subtitle, hero, actions, maxWidth = 'md', children }: PublicPageLayoutProps) {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
-      <AppBar position="static" color="transparent" elevation={0} sx={{ borderBottom: 1, borderColor: 'divider' }}>
-        <Toolbar sx={{ gap: 2 }}>
+      <title>{`${title} · Purser`}</title>
+      <SkipLink />
+      <AppBar
+        position="sticky"
+        color="transparent"
+        elevation={0}
+        sx={{
+          borderBottom: 1,
+          borderColor: 'divider',
+          // Opaque enough that scrolled text never shows through behind the links.
+          bgcolor: (theme) => alpha(theme.palette.background.default, 0.94),
+          backdropFilter: 'blur(8px)',
+        }}
+      >
+        <Toolbar
+          sx={{
+            gap: { xs: 1, sm: 2 },
+            minHeight: { xs: PUBLIC_HEADER_HEIGHT },
+            px: { xs: 1.5, sm: 3 },
+            // On phones the page links need the room: the logo stays, the word 'Purser' goes,
+            // and the links drop their icons.
+            '& > a:first-of-type .MuiTypography-root': { display: { xs: 'none', sm: 'inline' } },
+            '& nav .MuiButton-startIcon': { display: { xs: 'none', sm: 'inherit' } },
+          }}
+        >
           <BrandLink />
           <Box sx={{ flexGrow: 1 }} />
-          <Stack direction="row" spacing={1} component="nav" aria-label="Page links">
+          <Stack
+            direction="row"
+            spacing={{ xs: 0, sm: 1 }}
+            component="nav"
+            aria-label="Page links"
+            sx={{ '& .MuiButton-root': { px: { xs: 1, sm: 1.5 }, whiteSpace: 'nowrap' } }}
+          >
             {actions}
           </Stack>
         </Toolbar>
       </AppBar>
-      <Container component="main" maxWidth="md" sx={{ py: { xs: 4, md: 6 } }}>
-        <Typography variant="h3" component="h1" sx={{ fontWeight: 700, mb: subtitle ? 1 : 3 }}>
-          {title}
-        </Typography>
-        {subtitle && (
-          <Typography variant="h6" component="p" color="text.secondary" sx={{ mb: 4 }}>
-            {subtitle}
-          </Typography>
+      <Container
+        component="main"
+        id="main-content"
+        tabIndex={-1}
+        maxWidth={maxWidth}
+        sx={{ py: { xs: 4, md: 6 }, outline: 'none' }}
+      >
+        {hero ?? (
+          <Box sx={{ mb: { xs: 3, md: 4 } }}>
+            <Typography variant="h3" component="h1" sx={{ fontWeight: 700, fontSize: { xs: '2.1rem', sm: '3rem' } }}>
+              {title}
+            </Typography>
+            {subtitle && (
+              <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 1, fontWeight: 400 }}>
+                {subtitle}
+              </Typography>
+            )}
+          </Box>
         )}
         {children}
       </Container>
+    </Box>
+  );
+}
+
+/** Hidden until focused: keyboard users jump past the top bar straight to the page. */
+function SkipLink() {
+  return (
+    <Box
+      component="a"
+      href="#main-content"
+      sx={{
+        position: 'absolute',
+        left: 8,
+        top: -64,
+        zIndex: 'tooltip',
+        px: 2,
+        py: 1,
+        borderRadius: 1,
+        bgcolor: 'background.paper',
+        color: 'text.primary',
+        boxShadow: 3,
+        '&:focus': { top: 8 },
+      }}
+    >
+      Skip to content
     </Box>
   );
 }

@@ -6,10 +6,12 @@ import type { ReactNode } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
 import { SectionCard } from '../../../shared/components/section-card';
 import { useTRPC } from '../../../shared/trpc';
+import { agentApiBaseUrl, fetchAgentApiBaseUrl } from '../api/agent-api-base';
+import { isAgentId } from '../utils/agent-id';
 import { networkLinks, type LinkedNetwork } from '../utils/network-links';
 import { isNotFoundError } from '../utils/trpc-errors';
 import { BackToDashboardButton } from './back-to-dashboard-button';
-import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard, mcpBaseUrl } from './mcp-setup-cards';
+import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard } from './mcp-setup-cards';
 import { RotateApiKeyCard } from './rotate-api-key-card';
 
 interface AgentWallet {
@@ -35,7 +37,14 @@ export function AgentConnectPage() {
           Agent MCP Setup
         </Typography>
         <Stack spacing={3} sx={{ mt: 3 }}>
-          {agentId ? <AgentSetup agentId={agentId} /> : <ErrorCard message="Agent identifier was not provided." />}
+          {!agentId ? (
+            <ErrorCard message="Agent identifier was not provided." />
+          ) : isAgentId(agentId) ? (
+            <AgentSetup agentId={agentId} />
+          ) : (
+            // Not a UUID, so no agent's id: the server would only refuse the format.
+            <ErrorCard message="Agent not found." />
+          )}
         </Stack>
       </Container>
     </Box>
@@ -44,15 +53,17 @@ export function AgentConnectPage() {
 
 function AgentSetup({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
-  // An id that is not a UUID is refused by the server and lands on the error card.
+  // NOT_FOUND covers an unknown id and another owner's agent alike.
   const agent = useQuery(trpc.agents.get.queryOptions({ agent_id: agentId }));
   const network = useQuery(trpc.chain.network.queryOptions());
+  // The deployment's address does not change while the app runs; the read never fails.
+  const apiBase = useQuery({ queryKey: ['agent-api-base-url'], queryFn: () => fetchAgentApiBaseUrl(), staleTime: Infinity });
 
   if (agent.isError) return <ErrorCard message={isNotFoundError(agent.error) ? 'Agent not found.' : 'Unable to load agent details.'} />;
   if (network.isError) return <ErrorCard message="Unable to load agent details." />;
-  if (agent.isPending || network.isPending) return <LoadingCards />;
+  if (agent.isPending || network.isPending || apiBase.isPending) return <LoadingCards />;
 
-  const base = mcpBaseUrl();
+  const base = apiBase.data ?? agentApiBaseUrl(null, window.location.origin);
   return (
     <>
       <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>

@@ -6,6 +6,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { toast } from 'sonner';
 import { useTRPC } from '../../../shared/trpc';
+import { isAgentId } from '../utils/agent-id';
 import { DEFAULT_FILTERS, filterTransactions } from '../utils/transaction-filters';
 import { errorMessage, isNotFoundError } from '../utils/trpc-errors';
 import { BackToDashboardButton } from './back-to-dashboard-button';
@@ -14,6 +15,8 @@ import { TransactionsTable } from './transactions-table';
 
 const MISSING_ID_MESSAGE = 'Missing agent identifier.';
 const LOAD_FAILED_MESSAGE = 'Unable to load transactions.';
+const NOT_FOUND_TITLE = 'Agent not found';
+const NOT_FOUND_MESSAGE = "We couldn't locate the requested agent.";
 
 export function AgentTransactionsPage() {
   const { agentId } = useParams();
@@ -21,7 +24,14 @@ export function AgentTransactionsPage() {
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <Container component="main" maxWidth="xl" sx={{ py: 4 }}>
         <BackToDashboardButton />
-        {agentId ? <AgentTransactions agentId={agentId} /> : <MessageCard title="Unable to load transactions" message={MISSING_ID_MESSAGE} />}
+        {!agentId ? (
+          <MessageCard title="Unable to load transactions" message={MISSING_ID_MESSAGE} />
+        ) : isAgentId(agentId) ? (
+          <AgentTransactions agentId={agentId} />
+        ) : (
+          // Not a UUID, so no agent's id: the server would only refuse the format.
+          <MessageCard title={NOT_FOUND_TITLE} message={NOT_FOUND_MESSAGE} />
+        )}
       </Container>
     </Box>
   );
@@ -33,6 +43,7 @@ function AgentTransactions({ agentId }: { agentId: string }) {
   const transactions = useQuery(trpc.agents.transactions.queryOptions({ agent_id: agentId }));
   const [filters, setFilters] = useState(DEFAULT_FILTERS);
 
+  // The server answers NOT_FOUND alike for an unknown id and another owner's agent.
   const notFound = isNotFoundError(agent.error) || isNotFoundError(transactions.error);
   const failure = notFound ? null : (agent.error ?? transactions.error);
   const failureMessage = failure ? errorMessage(failure, LOAD_FAILED_MESSAGE) : null;
@@ -42,7 +53,7 @@ function AgentTransactions({ agentId }: { agentId: string }) {
     if (failureMessage) toast.error(failureMessage, { id: 'agent-transactions-error' });
   }, [failureMessage]);
 
-  if (notFound) return <MessageCard title="Agent not found" message="We couldn't locate the requested agent." />;
+  if (notFound) return <MessageCard title={NOT_FOUND_TITLE} message={NOT_FOUND_MESSAGE} />;
   if (failureMessage) return <MessageCard title="Unable to load transactions" message={failureMessage} />;
   if (!agent.data || !transactions.data) return <LoadingState />;
 

@@ -2,7 +2,7 @@
 import ContentCopyRounded from '@mui/icons-material/ContentCopyRounded';
 import { Button, IconButton, Tooltip } from '@mui/material';
 import { toast } from 'sonner';
-import { copyToClipboard } from '../utils/copy-to-clipboard';
+import { copyToClipboard } from '../../../shared/clipboard/copy-to-clipboard';
 
 export function CopyButton({ value, thing }: { value: string | null | undefined; thing: string }) {
   return (

@@ -7,11 +7,6 @@ import { Link as RouterLink } from 'react-router';
 import { SectionCard } from '../../../shared/components/section-card';
 import { CopyButton, CopyTextButton } from './copy-button';
 
-/** Where the agent REST API lives on this deployment (the server's AGENT_API_PREFIX). */
-export function mcpBaseUrl(origin: string = window.location.origin): string {
-  return `${origin}/functions/v1/mcp-server`;
-}
-
 const DOLLARS = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 export function CopyableValue({ value, thing }: { value: string; thing: string }) {

@@ -6,6 +6,7 @@ import { ALL, DEFAULT_FILTERS, distinctValues, formatTransactionType, type Filte
 
 const CURRENCIES = ['USDC', 'USDT'];
 const STATUSES = ['pending', 'completed', 'failed'];
+const SEARCH_PLACEHOLDER = 'Search description, address or metadata';
 
 interface Props {
   transactions: readonly FilterableTransaction[];
@@ -29,11 +30,22 @@ export function TransactionFiltersBar({ transactions, filters, onChange }: Props
       <TextField
         size="small"
         label="Search"
-        placeholder="Search description, address or metadata"
+        placeholder={SEARCH_PLACEHOLDER}
         value={filters.search}
         onChange={(event) => set('search')(event.target.value)}
+        // A one-line field cuts the placeholder off on phones (it needs about 300 px of text);
+        // a textarea that grows with it wraps it instead. Enter never adds a line: the
+        // search is one line of text, applied as it is typed.
+        multiline
+        minRows={1}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') event.preventDefault();
+        }}
         sx={{ gridColumn: { xs: '1 / -1', md: 'span 3' } }}
         slotProps={{
+          // The placeholder says what is searched: show it before the field is focused too.
+          inputLabel: { shrink: true },
+          htmlInput: { enterKeyHint: 'search' },
           input: {
             startAdornment: (
               <InputAdornment position="start">

@@ -6,8 +6,11 @@ export function isNotFoundError(error: unknown): boolean {
   return data?.code === 'NOT_FOUND';
 }
 
-/** The server's message, else the fallback (network failures carry the browser's words). */
+/**
+ * The server's message, else the fallback. Network failures carry the browser's words
+ * ('Failed to fetch'); tRPC errors carry `data` only when the server answered.
+ */
 export function errorMessage(error: unknown, fallback: string): string {
-  if (error instanceof Error && error.message.trim() !== '' && 'data' in error) return error.message;
-  return fallback;
+  const fromServer = error instanceof Error && 'data' in error && typeof error.data === 'object' && error.data !== null;
+  return fromServer && error.message.trim() !== '' ? error.message : fallback;
 }

@@ -1,3 +1,4 @@
+// The blog pages' top-bar links (spec: Back to home and Explore docs).
 import { Button } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';

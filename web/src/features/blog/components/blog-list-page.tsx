@@ -1,9 +1,9 @@
-// Route '/blog': the list of articles.
-import { Card, CardActionArea, CardContent, Grid, Typography } from '@mui/material';
-import { Link as RouterLink } from 'react-router';
+// Route '/blog': the articles, newest first, as cards.
+import { Grid } from '@mui/material';
 import { PublicPageLayout } from '../../../shared/components/public-page-layout';
 import { blogPosts } from '../data/blog-posts';
 import { BlogHeaderLinks } from './blog-header-links';
+import { BlogPostCard } from './blog-post-card';
 
 export function BlogListPage() {
   return (
@@ -11,22 +11,12 @@ export function BlogListPage() {
       title="Blog"
       subtitle="Notes on agentic commerce, payment rails and agent identity."
       actions={<BlogHeaderLinks />}
+      maxWidth="lg"
     >
-      <Grid container spacing={2} component="ul" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      <Grid container spacing={3} component="ul" aria-label="Articles" sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {blogPosts.map((post) => (
-          <Grid key={post.id} size={{ xs: 12, sm: 6 }} component="li">
-            <Card variant="outlined" sx={{ height: '100%' }}>
-              <CardActionArea component={RouterLink} to={`/blog/${post.id}`} sx={{ height: '100%' }}>
-                <CardContent>
-                  <Typography variant="h6" component="h2">
-                    {post.title}
-                  </Typography>
-                  <Typography variant="body2" color="primary" sx={{ mt: 1 }}>
-                    Read article
-                  </Typography>
-                </CardContent>
-              </CardActionArea>
-            </Card>
+          <Grid key={post.id} size={{ xs: 12, sm: 6, md: 4 }} component="li">
+            <BlogPostCard post={post} />
           </Grid>
         ))}
       </Grid>

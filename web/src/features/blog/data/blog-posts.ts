@@ -1,24 +1,30 @@
-// The blog's article ids and working titles. The articles themselves (dates, intros,
-// bodies, graphics, and the eleventh post) come from the docs-content workspace in the
-// content work; until then this list lets /blog/:postId tell known ids from unknown ones.
-export interface BlogPostSummary {
-  id: string;
-  title: string;
+// The blog's articles: docs-content/blog/*.md, bundled as text and read with docs-content's
+// own parsers (front matter checked by its schema, the body split into blocks). Only the
+// blog's route chunks import this file, so the landing page never downloads the articles.
+import { parseBlocks } from '@purser/docs-content/blocks';
+import { splitFrontMatter } from '@purser/docs-content/front-matter';
+import { blogFrontMatterSchema, parseTextDate, type BlogPost } from '@purser/docs-content/schemas';
+
+const files = import.meta.glob<string>('../../../../../docs-content/blog/*.md', {
+  query: '?raw',
+  import: 'default',
+  eager: true,
+});
+
+function parsePost(path: string, text: string): BlogPost {
+  const file = `blog/${path.split('/').pop() ?? path}`;
+  const { data, body, bodyLine } = splitFrontMatter(text, file);
+  const frontMatter = blogFrontMatterSchema.parse(data);
+  return { ...frontMatter, content: parseBlocks(body, { file, firstLine: bodyLine }) };
 }
 
-export const blogPosts: readonly BlogPostSummary[] = [
-  { id: 'agentic-commerce-101', title: 'Agentic Commerce 101' },
-  { id: 'demystifying-x402', title: 'Demystifying x402' },
-  { id: 'behind-acp', title: 'Behind ACP' },
-  { id: 'ap2-rumors', title: 'AP2 Rumors' },
-  { id: 'micropayments-ai', title: 'Micropayments and AI' },
-  { id: 'instant-checkout', title: 'Instant Checkout' },
-  { id: 'incumbent-payments', title: 'Incumbent Payments' },
-  { id: 'hybrid-money-flows', title: 'Hybrid Money Flows' },
-  { id: 'agent-wallet-security', title: 'Agent Wallet Security' },
-  { id: 'future-casting-agentic-economy', title: 'Future-Casting the Agentic Economy' },
-];
+const publishedAt = (post: BlogPost) => parseTextDate(post.date)?.getTime() ?? 0;
 
-export function findBlogPost(id: string | undefined): BlogPostSummary | undefined {
+/** Every article, newest first (then by id), as docs-content's loader orders them. */
+export const blogPosts: readonly BlogPost[] = Object.entries(files)
+  .map(([path, text]) => parsePost(path, text))
+  .sort((a, b) => publishedAt(b) - publishedAt(a) || a.id.localeCompare(b.id));
+
+export function findBlogPost(id: string | undefined): BlogPost | undefined {
   return blogPosts.find((post) => post.id === id);
 }

@@ -8,11 +8,12 @@ export function AgentsSection({ agents, onCreate, onFund }: { agents: readonly D
   return (
     <Card variant="outlined" component="section" aria-labelledby="agents-title">
       <CardContent>
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center', justifyContent: 'space-between', mb: 2 }}>
+        {/* On narrow phones the button moves under the title rather than squeezing both onto two lines. */}
+        <Stack direction="row" useFlexGap sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 2, rowGap: 1, mb: 2 }}>
           <Typography id="agents-title" variant="h6" component="h2">
             Your AI Agents
           </Typography>
-          <Button variant="contained" startIcon={<AddRounded />} onClick={onCreate}>
+          <Button variant="contained" startIcon={<AddRounded />} onClick={onCreate} sx={{ whiteSpace: 'nowrap' }}>
             Create Agent
           </Button>
         </Stack>

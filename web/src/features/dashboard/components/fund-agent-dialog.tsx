@@ -1,6 +1,7 @@
 // 'Fund Agent': moves money from the owner's wallet to one agent's wallet. Opened from an
 // agent card it starts with that agent chosen; opened from Send, with none. The page mounts
-// it afresh for every opening, so each starts from those defaults.
+// it afresh for every opening, so each starts from those defaults (and a new idempotency key:
+// a retry after a lost response moves the money once).
 import { MenuItem, TextField } from '@mui/material';
 import type { DashboardAgent } from '../api/dashboard-types';
 import { useMutation } from '@tanstack/react-query';
@@ -8,6 +9,7 @@ import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '../../../shared/trpc';
 import { useReloadDashboard } from '../hooks/use-dashboard-data';
+import { useIdempotencyKeys } from '../hooks/use-idempotency-keys';
 import { errorMessage, positiveAmount } from '../utils/messages';
 import { AmountField } from './amount-field';
 import { FormDialog } from './form-dialog';
@@ -30,6 +32,7 @@ export function FundAgentDialog({
   const [agentId, setAgentId] = useState(initialAgentId ?? '');
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState<Currency>('USDC');
+  const keys = useIdempotencyKeys(open);
   const busy = fund.isPending;
 
   const submit = async (event: FormEvent) => {
@@ -40,8 +43,10 @@ export function FundAgentDialog({
       return;
     }
     const agentName = agents.find((agent) => agent.id === agentId)?.name ?? 'agent';
+    const request = { agent_id: agentId, amount: value, currency };
     try {
-      await fund.mutateAsync({ agent_id: agentId, amount: value, currency });
+      await fund.mutateAsync({ ...request, idempotency_key: keys.keyFor(request) });
+      keys.succeeded();
       toast.success(`Successfully sent ${value} ${currency} to ${agentName}`);
       onClose();
       setAgentId('');

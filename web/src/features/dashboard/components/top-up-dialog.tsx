@@ -1,9 +1,11 @@
 // 'Top Up Wallet': adds sandbox funds to the owner's wallet (amount, currency USDC by default).
+// Each request carries an idempotency key, so a retry after a lost response credits once.
 import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '../../../shared/trpc';
 import { useReloadDashboard } from '../hooks/use-dashboard-data';
+import { useIdempotencyKeys } from '../hooks/use-idempotency-keys';
 import { errorMessage, positiveAmount } from '../utils/messages';
 import { AmountField } from './amount-field';
 import { FormDialog } from './form-dialog';
@@ -15,6 +17,7 @@ export function TopUpDialog({ open, onClose }: { open: boolean; onClose: () => v
   const topUp = useMutation(trpc.wallet.topUp.mutationOptions());
   const [amount, setAmount] = useState('');
   const [currency, setCurrency] = useState<Currency>('USDC');
+  const keys = useIdempotencyKeys(open);
   const busy = topUp.isPending;
 
   const submit = async (event: FormEvent) => {
@@ -24,8 +27,10 @@ export function TopUpDialog({ open, onClose }: { open: boolean; onClose: () => v
       toast.error('Please enter a valid amount');
       return;
     }
+    const request = { amount: value, currency };
     try {
-      await topUp.mutateAsync({ amount: value, currency });
+      await topUp.mutateAsync({ ...request, idempotency_key: keys.keyFor(request) });
+      keys.succeeded();
       toast.success(`Successfully added ${value} ${currency} to your wallet`);
       onClose();
       setAmount('');

@@ -1,9 +1,14 @@
 // Turning failures into the toasts of spec section 8.
 import { toast } from 'sonner';
 
-/** The server's message when it gave one, else the spec's fallback for that action. */
+/**
+ * The server's message when it gave one, else the spec's fallback for that action. A request
+ * that never got an answer (offline, connection dropped, a proxy's HTML error page) fails with
+ * the browser's words ('Failed to fetch'); tRPC errors carry `data` only when the server spoke.
+ */
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message.trim() ? error.message : fallback;
+  const fromServer = error instanceof Error && 'data' in error && typeof error.data === 'object' && error.data !== null;
+  return fromServer && error.message.trim() ? error.message : fallback;
 }
 
 /** Copies `value`, naming it `thing` in the toast: 'API key copied to clipboard'. */

@@ -1,20 +1,40 @@
-// Route '/docs': the documentation hub.
-import { Button, List, ListItem, ListItemText, ListSubheader } from '@mui/material';
+// Route '/docs': the documentation hub. Quick links on top, then the seven sections of
+// docs-content/docs in one page, with the grouped navigation on the left and, on wide
+// screens, 'On this page' on the right.
+import { DOC_SECTION_IDS } from '@purser/docs-content/constants';
+import { Box, Button, Divider, Typography } from '@mui/material';
+import { Fragment } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';
 import { PublicPageLayout } from '../../../shared/components/public-page-layout';
+import { docSections } from '../data/doc-sections';
+import { useActiveSection } from '../hooks/use-active-section';
+import { DocsNav } from './docs-nav';
+import { DocsQuickLinks } from './docs-quick-links';
+import { DocsSection } from './docs-section';
+import { OnThisPage } from './on-this-page';
 
-const groups = [
-  { title: 'Getting started', items: ['Introduction', 'Quick start'] },
-  { title: 'Product tour', items: ['Dashboard', 'Governance'] },
-  { title: 'Automation', items: ['MCP API', 'Workflow recipes'] },
-];
+const TITLE = 'Documentation';
+
+/** Spec section 2: the page shows today's date (the reader's) as its 'Last updated' date. */
+function today(): { text: string; iso: string } {
+  const now = new Date();
+  const pad = (value: number) => String(value).padStart(2, '0');
+  return {
+    text: now.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
+    iso: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
+  };
+}
 
 export function DocsPage() {
+  const activeId = useActiveSection(DOC_SECTION_IDS);
+  const activeSection = docSections.find((section) => section.id === activeId);
+
   return (
     <PublicPageLayout
-      title="Documentation"
-      subtitle="Create agent wallets, set spending rules and connect agents over MCP, REST and x402."
+      title={TITLE}
+      hero={<DocsHero />}
+      maxWidth="xl"
       actions={
         <>
           <BackToHomeLink />
@@ -24,15 +44,49 @@ export function DocsPage() {
         </>
       }
     >
-      {groups.map((group) => (
-        <List key={group.title} dense subheader={<ListSubheader disableSticky>{group.title}</ListSubheader>}>
-          {group.items.map((item) => (
-            <ListItem key={item}>
-              <ListItemText primary={item} />
-            </ListItem>
+      <Box
+        sx={{
+          display: 'grid',
+          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: '220px minmax(0, 1fr)', lg: '230px minmax(0, 1fr) 220px' },
+          gap: { xs: 3, md: 5, lg: 6 },
+          alignItems: 'start',
+        }}
+      >
+        <Box sx={{ position: { md: 'sticky' }, top: { md: 88 }, maxHeight: { md: 'calc(100vh - 104px)' }, overflowY: { md: 'auto' } }}>
+          <DocsNav sections={docSections} activeId={activeId} />
+        </Box>
+        <Box sx={{ minWidth: 0, maxWidth: 860 }}>
+          {docSections.map((section, index) => (
+            <Fragment key={section.id}>
+              {index > 0 && <Divider sx={{ my: { xs: 5, md: 7 } }} />}
+              <DocsSection section={section} />
+            </Fragment>
           ))}
-        </List>
-      ))}
+        </Box>
+        <Box sx={{ display: { xs: 'none', lg: 'block' }, position: 'sticky', top: 88, maxHeight: 'calc(100vh - 104px)', overflowY: 'auto' }}>
+          <OnThisPage section={activeSection} />
+        </Box>
+      </Box>
     </PublicPageLayout>
+  );
+}
+
+function DocsHero() {
+  const updated = today();
+  return (
+    <Box component="header" sx={{ mb: { xs: 4, md: 6 } }}>
+      <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2.1rem', sm: '3rem' } }}>
+        {TITLE}
+      </Typography>
+      <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 1, fontWeight: 400, maxWidth: '60ch' }}>
+        Create agent wallets, set spending rules and connect agents over MCP, REST and x402.
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+        Last updated <time dateTime={updated.iso}>{updated.text}</time>
+      </Typography>
+      <Box sx={{ mt: 3 }}>
+        <DocsQuickLinks />
+      </Box>
+    </Box>
   );
 }

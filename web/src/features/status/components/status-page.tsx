@@ -1,37 +1,64 @@
-// Route '/status': service health. The labels are static, as on the reference product.
-import CheckCircleRounded from '@mui/icons-material/CheckCircleRounded';
-import { Alert, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, Typography } from '@mui/material';
+// Route '/status': the platform's live health (tRPC `health.get`, every 30 seconds), mapped to
+// the spec's services, with the telemetry panel, the illustrative incident log and support.
+import { CONTACT_EMAILS } from '@purser/docs-content/constants';
+import { Box, Link, Stack, Typography } from '@mui/material';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';
 import { PublicPageLayout } from '../../../shared/components/public-page-layout';
+import { incidentLog } from '../data/incident-log';
+import { useHealth } from '../hooks/use-health';
+import { overallState, serviceStatuses } from '../utils/service-status';
+import { IncidentLogSection } from './incident-log-section';
+import { OverallStatusBanner } from './overall-status-banner';
+import { ServiceGroupCard } from './service-group-card';
+import { SubscribeButton } from './subscribe-dialog';
+import { TelemetryPanel } from './telemetry-panel';
 
-const serviceGroups = [
-  { name: 'Core Platform', services: ['Intent & Policy API', 'Webhook Delivery', 'Realtime Telemetry'] },
-  { name: 'Agent Orchestration', services: ['Wallet Provisioning', 'Base / EVM Rail', 'Solana Rail'] },
-];
+const TITLE = 'System status';
 
 export function StatusPage() {
+  const health = useHealth();
+  // A report from before a failed refresh is stale: show nothing rather than old good news.
+  const report = health.isError ? undefined : health.data;
+  const failed = health.isError;
+
   return (
-    <PublicPageLayout title="System status" actions={<BackToHomeLink />}>
-      <Stack spacing={3}>
-        <Alert icon={<CheckCircleRounded />} severity="success">
-          All systems operational
-        </Alert>
-        {serviceGroups.map((group) => (
-          <Card key={group.name} variant="outlined" component="section" aria-label={group.name}>
-            <CardContent>
-              <Typography variant="h6" component="h2">
-                {group.name}
-              </Typography>
-              <List dense>
-                {group.services.map((service) => (
-                  <ListItem key={service} disableGutters secondaryAction={<Chip size="small" color="success" label="Operational" />}>
-                    <ListItemText primary={service} />
-                  </ListItem>
-                ))}
-              </List>
-            </CardContent>
-          </Card>
-        ))}
+    <PublicPageLayout
+      title={TITLE}
+      actions={<BackToHomeLink />}
+      maxWidth="lg"
+      hero={
+        <Box component="header" sx={{ mb: 3, display: 'flex', flexWrap: 'wrap', alignItems: 'flex-end', justifyContent: 'space-between', gap: 2 }}>
+          <Box sx={{ minWidth: 0, flex: '1 1 320px' }}>
+            <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2.1rem', sm: '3rem' } }}>
+              {TITLE}
+            </Typography>
+            <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 1, fontWeight: 400 }}>
+              Live health of the Purser platform, checked from this page.
+            </Typography>
+          </Box>
+          <SubscribeButton />
+        </Box>
+      }
+    >
+      <Stack spacing={{ xs: 3, md: 4 }}>
+        <OverallStatusBanner
+          state={overallState(report, { failed })}
+          checkedAt={failed ? undefined : health.dataUpdatedAt}
+          refreshing={health.isFetching}
+          onRefresh={() => void health.refetch()}
+        />
+        <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 3fr) minmax(0, 2fr)' }, alignItems: 'start' }}>
+          <Stack spacing={3}>
+            {serviceStatuses(report).map((group) => (
+              <ServiceGroupCard key={group.name} name={group.name} services={group.services} />
+            ))}
+          </Stack>
+          <TelemetryPanel report={report} failed={failed} />
+        </Box>
+        <IncidentLogSection log={incidentLog} />
+        <Typography component="p" color="text.secondary">
+          Need help? Contact support at <Link href={`mailto:${CONTACT_EMAILS.support}`}>{CONTACT_EMAILS.support}</Link>.
+        </Typography>
       </Stack>
     </PublicPageLayout>
   );

@@ -1,0 +1,197 @@
+/**
+ * What the benchmarks run against, started in this process and stopped in reverse order:
+ * a fresh PostgreSQL database (openTestDatabase), a Temporal dev server (a child process,
+ * stopped by its PID), the payments worker, the floor worker (floor-workflow.ts on a task
+ * queue of its own) and, when asked, the sandbox chain (anvil, a child process stopped by its
+ * PID) and the product's HTTP server on a free loopback port.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import pino from 'pino';
+import type { Database, PrismaClient } from '@purser/db';
+import { openTestDatabase } from '@purser/db/testing';
+import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
+import { buildApp } from '@purser/server/app';
+import { createHealthChecker } from '@purser/server/health';
+import { createAgent } from '@purser/server/services/agents/create-agent';
+import type { EvmChain } from '@purser/server/services/chain/evm-chain';
+import { findFreePort } from '@purser/server/services/chain/sandbox-anvil';
+import { startChain } from '@purser/server/services/chain/start-chain';
+import { createOutboundPolicy } from '@purser/server/services/outbound/outbound-policy';
+import { createEventBus } from '@purser/server/services/realtime/event-bus';
+import { fundAgent } from '@purser/server/services/wallets/fund-agent';
+import { topUpWallet } from '@purser/server/services/wallets/top-up-wallet';
+import type { AppDeps } from '@purser/server/trpc/context';
+import { createWorkerActivities } from '@purser/server/worker-activities';
+import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
+import type { oneActivityWorkflow } from './floor-workflow';
+import { log } from './timing';
+
+const FLOOR_TASK_QUEUE = 'bench-floor';
+const FLOOR_WORKFLOWS_PATH = fileURLToPath(new URL('./floor-workflow.ts', import.meta.url));
+/** An owner's sandbox money: the most one top-up may add. */
+const OWNER_TOP_UP = 1_000_000_000_000n;
+/** Without a chain the bench's money is still sandbox money, which only the sandbox may top up. */
+const LEDGER_ONLY_SANDBOX = { info: { sandbox: true, displayName: 'Bench ledger (no chain)', network: 'eip155:84532' as const } };
+
+export interface HarnessOptions {
+  /** Start the sandbox chain and the product's HTTP server (x402, GET /balance). */
+  app?: boolean;
+}
+
+export interface Harness {
+  db: Database;
+  prisma: PrismaClient;
+  /** The test database's URL, for a second connection (the bare-SQL floor). */
+  databaseUrl: string;
+  temporal: AppDeps['temporal'];
+  masterKey: Buffer;
+  /** With `app`: the product's HTTP server, its dependencies and the sandbox chain. */
+  app?: { url: string; deps: AppDeps; chain: EvmChain };
+  /** Runs the floor workflow (one no-op activity) to completion. */
+  runFloorWorkflow(): Promise<void>;
+  /** `work`, unless a worker stops on its own first (then its error), so nothing waits forever. */
+  guard<T>(work: Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+let runtimeInstalled = false;
+
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
+  if (!runtimeInstalled) {
+    // The SDK logs every worker state change at INFO; progress here is the bench's own.
+    Runtime.install({ logger: new DefaultLogger('WARN') });
+    runtimeInstalled = true;
+  }
+  // Undone in reverse order whatever happens, so a failed start leaves nothing running.
+  const cleanups: Array<() => Promise<void> | void> = [];
+  const close = async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) {
+      try {
+        await cleanup();
+      } catch (error) {
+        log(`cleanup failed: ${String(error)}`);
+      }
+    }
+  };
+  try {
+    const dir = mkdtempSync(join(tmpdir(), 'purser-bench-'));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    let chain: EvmChain | undefined;
+    if (options.app) {
+      log('starting the sandbox chain (anvil)');
+      chain = await startChain({ sandboxPort: 0 });
+      cleanups.push(() => chain?.close());
+    }
+    const database = await openTestDatabase();
+    cleanups.push(() => database.cleanup());
+    if (!database.databaseUrl) throw new Error('Run with PURSER_TEST_DB=postgres: the benchmarks measure PostgreSQL');
+    const server = await startTemporalDevServer({ cliPath: await ensureTemporalCli({ log }), dbFile: join(dir, 'temporal.db'), log });
+    cleanups.push(() => server.stop());
+    const connection = await Connection.connect({ address: server.address });
+    cleanups.push(() => connection.close());
+    const workerConnection = await NativeConnection.connect({ address: server.address });
+    cleanups.push(() => workerConnection.close());
+
+    const db = database.db;
+    const logger = pino({ level: 'silent' });
+    const client = new Client({ connection });
+    const temporal = { client, taskQueue: TASK_QUEUE, webhookRetry: DEFAULT_WEBHOOK_RETRY };
+    const masterKey = Buffer.alloc(32, 7);
+    const outbound = createOutboundPolicy({ allowLoopback: true });
+
+    let app: Harness['app'];
+    if (chain) {
+      // The server must know its own URL before it listens: the sandbox paid API it pays is its own.
+      const url = `http://127.0.0.1:${await findFreePort()}`;
+      const ok = async () => {};
+      const deps: AppDeps = {
+        db,
+        logger,
+        health: createHealthChecker({ db, pingTemporal: ok, pingWorker: ok, runWorkflow: ok }),
+        masterKey,
+        publicUrl: url,
+        events: createEventBus({ db, logger }),
+        temporal,
+        chain,
+        agentRateLimitPerMinute: 100_000,
+        outbound,
+      };
+      cleanups.push(() => deps.events.close());
+      const server = await buildApp({ ...deps, sandboxPaidApi: true });
+      cleanups.push(() => server.close());
+      await server.listen({ host: '127.0.0.1', port: Number(new URL(url).port) });
+      log(`product listening at ${url}`);
+      app = { url, deps, chain };
+    }
+
+    log('creating the workers (bundling workflow code when no fresh bundle exists)');
+    const workers = [
+      await createPaymentsWorker({
+        connection: workerConnection,
+        namespace: 'default',
+        activities: createWorkerActivities({ db, logger, masterKey, outbound, temporal, chain }),
+      }),
+      await Worker.create({
+        connection: workerConnection,
+        namespace: 'default',
+        taskQueue: FLOOR_TASK_QUEUE,
+        workflowsPath: FLOOR_WORKFLOWS_PATH,
+        activities: { async noop() {} },
+      }),
+    ];
+    let closing = false;
+    const stopped = Promise.all(workers.map((worker) => worker.run()));
+    cleanups.push(async () => {
+      closing = true;
+      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await stopped;
+    });
+    const workerGone = stopped.then(() => {
+      if (!closing) throw new Error('a Temporal worker stopped during the benchmark');
+    });
+    workerGone.catch(() => {}); // observed through guard()
+
+    return {
+      db,
+      prisma: db.prisma,
+      databaseUrl: database.databaseUrl,
+      temporal,
+      masterKey,
+      app,
+      async runFloorWorkflow() {
+        await client.workflow.execute<typeof oneActivityWorkflow>('oneActivityWorkflow', { taskQueue: FLOOR_TASK_QUEUE, workflowId: `bench-floor-${randomUUID()}` });
+      },
+      guard: <T>(work: Promise<T>) => Promise.race([work, workerGone.then(() => new Promise<never>(() => {}))]),
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** A new owner with a wallet topped up with sandbox money; its user id. */
+export async function createOwner(h: Harness): Promise<string> {
+  const user = await h.prisma.user.create({ data: { email: `${randomUUID()}@bench.test`, passwordHash: 'x', fullName: 'Bench' }, select: { id: true } });
+  await h.prisma.ownerWallet.create({ data: { userId: user.id } });
+  await topUpWallet({ db: h.db, chain: h.app?.chain ?? LEDGER_ONLY_SANDBOX }, user.id, { amount: OWNER_TOP_UP, currency: 'USDC' });
+  return user.id;
+}
+
+/** A new agent of the owner, funded from the owner's wallet with `funding` atomic units of USDC. */
+export async function createFundedAgent(h: Harness, ownerId: string, funding: bigint) {
+  const created = await createAgent({ db: h.db, masterKey: h.masterKey, publicUrl: h.app?.url ?? 'http://127.0.0.1:3000' }, ownerId, {
+    name: 'Bench agent',
+    description: '',
+    max_transaction_amount: 100_000_000n,
+    max_daily_limit: 1_000_000_000_000n,
+  });
+  const funded = await fundAgent(h.prisma, ownerId, { agentId: created.agent.id, amount: funding, currency: 'USDC' });
+  return { ...created, replayed: funded.replayed };
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm run bench`: every benchmark on PostgreSQL in one run, printed as ONE table in which
+ * each figure stands beside its floor measured in the same run, with their ratio and the
+ * target (reported, never asserted), and written to bench/results/latest.json with the
+ * machine it ran on. Progress goes to stderr, the table to stdout.
+ *
+ * It starts what it needs and stops it again: a fresh database on the PostgreSQL server of
+ * TEST_DATABASE_URL (default 127.0.0.1:5432), a Temporal dev server, the sandbox chain and
+ * the product's HTTP server (harness.ts), then builds web/ and opens it in Chromium.
+ *
+ *   npm run bench                 # the full run, a few minutes
+ *   npm run bench -- --quick      # small samples: checks the runner, figures mean little
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureBalance } from './balance';
+import { requirePostgres } from './entry';
+import { startHarness } from './harness';
+import { describeMachine } from './machine';
+import { measurePayments, measureTransfers } from './payments';
+import { evaluate, formatMachine, formatTable, toResults } from './report';
+import { log } from './timing';
+import { measureWebBundle, webMeasurements } from './web-bundle';
+import { measureX402 } from './x402';
+
+const RESULTS = fileURLToPath(new URL('../results/latest.json', import.meta.url));
+
+// Sized so the whole run takes a few minutes on a 2-core machine.
+const FULL = {
+  transfers: { samples: 50, owners: 16, perOwner: 16 },
+  payments: { samples: 20, burst: 100, owners: 16, perOwner: 5 },
+  x402: { payments: 15, burst: 0 },
+  balance: { rate: 200, seconds: 10, connections: 10 },
+  web: { lcpSamples: 5 },
+};
+const QUICK: typeof FULL = {
+  transfers: { samples: 5, owners: 16, perOwner: 2 },
+  payments: { samples: 3, burst: 100, owners: 16, perOwner: 1 },
+  x402: { payments: 3, burst: 0 },
+  balance: { rate: 200, seconds: 2, connections: 10 },
+  web: { lcpSamples: 1 },
+};
+
+requirePostgres();
+const sizes = process.argv.includes('--quick') ? QUICK : FULL;
+const started = performance.now();
+
+const h = await startHarness({ app: true });
+// Ctrl-C or a kill still stops the dev server and the chain and drops the database. The work
+// cut short fails as its connections close; those errors must not end the process first.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    log(`${signal}: stopping what the bench started`);
+    const ignore = (error: unknown) => log(`(interrupted: ${error instanceof Error ? error.message : String(error)})`);
+    process.on('uncaughtException', ignore);
+    process.on('unhandledRejection', ignore);
+    void h.close().finally(() => process.exit(130));
+  });
+}
+const { machine, transfers, payments, x402, balance } = await (async () => {
+  try {
+    return {
+      machine: await describeMachine(h.databaseUrl),
+      transfers: await measureTransfers(h, sizes.transfers),
+      payments: await measurePayments(h, sizes.payments),
+      x402: await measureX402(h, sizes.x402),
+      balance: await measureBalance(h, sizes.balance),
+    };
+  } finally {
+    log('stopping the product, the chain, Temporal and the database');
+    await h.close();
+  }
+})();
+// After the services stop: the build and the browser get the machine to themselves.
+const web = webMeasurements(await measureWebBundle(sizes.web));
+
+const rows = [
+  transfers.latency,
+  transfers.burst,
+  payments.latency,
+  payments.burst,
+  x402.latency,
+  balance.p50,
+  balance.p99,
+  payments.owners,
+  web.js,
+  web.lcp,
+].map(evaluate);
+const results = toResults({ ...machine, date: new Date().toISOString() }, rows);
+mkdirSync(dirname(RESULTS), { recursive: true });
+writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${RESULTS}`);
+process.stdout.write(`${formatMachine(results.machine)}\n\n${formatTable(rows)}\n`);

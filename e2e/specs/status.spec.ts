@@ -1,0 +1,140 @@
+// /status: live health from the running product (tRPC `health.get`), mapped to the spec's
+// services; the page's reaction to a failed check (the answer rewritten with page.route) and
+// to an unreachable health check; the telemetry panel, incident log and support contact.
+import { expect, test, type Page } from '@playwright/test';
+import { auditPage } from '../support/page-checks';
+
+type Check = { status: 'up' | 'down'; latencyMs: number; error?: string };
+
+/** Answers health.get with the real report, with the named checks replaced. */
+async function overrideHealth(page: Page, checks: Record<string, Check>) {
+  await page.route(
+    (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('health.get'),
+    async (route) => {
+      const response = await route.fetch();
+      const procedures = new URL(route.request().url()).pathname.slice('/trpc/'.length).split(',');
+      const body = (await response.json()) as { result: { data: { status: string; checks: Record<string, Check> } } }[];
+      const report = body[procedures.indexOf('health.get')]!.result.data;
+      Object.assign(report.checks, checks);
+      report.status = Object.values(report.checks).every((check) => check.status === 'up') ? 'ok' : 'unavailable';
+      await route.fulfill({ response, json: body });
+    },
+  );
+}
+
+function service(page: Page, name: string) {
+  return page.getByRole('listitem', { name, exact: true });
+}
+
+test.describe('status page', () => {
+  test('shows the running product as all operational, with its real check latencies', async ({ page, request }, testInfo) => {
+    // The product really is up: its own health endpoint says so.
+    const healthz = await request.get('/healthz');
+    expect(healthz.ok(), await healthz.text()).toBe(true);
+
+    const answered = page.waitForResponse((response) => response.url().includes('/trpc/') && response.url().includes('health.get'));
+    await page.goto('/status');
+    const report = (await (await answered).json()) as { result: { data: { checks: Record<string, Check> } } }[];
+    const checks = report[0]!.result.data.checks;
+    await expect(page.getByRole('heading', { level: 1, name: 'System status' })).toBeVisible();
+    await expect(page.getByTestId('overall-status')).toHaveText('All systems operational');
+
+    const coreGroup = page.getByRole('region', { name: 'Core Platform' });
+    const agentGroup = page.getByRole('region', { name: 'Agent Orchestration' });
+    for (const [group, names] of [
+      [coreGroup, ['Intent & Policy API', 'Webhook Delivery', 'Realtime Telemetry']],
+      [agentGroup, ['Wallet Provisioning', 'Base / EVM Rail', 'Solana Rail']],
+    ] as const) {
+      for (const name of names) await expect(group.getByRole('listitem', { name, exact: true })).toContainText('Operational');
+    }
+    await expect(service(page, 'Solana Rail')).toContainText('Sandbox simulator');
+
+    // The telemetry panel shows the latencies health.get answered, not made-up ones.
+    const telemetry = page.getByRole('region', { name: 'Telemetry' });
+    for (const name of ['database', 'temporal', 'worker']) {
+      expect(checks[name]!.status).toBe('up');
+      await expect(telemetry.getByTestId(`latency-${name}`)).toHaveText(`${checks[name]!.latencyMs} ms`);
+    }
+    // The spec's sample figures appear only under an Illustrative label.
+    await expect(telemetry.getByText('Illustrative')).toBeVisible();
+    await expect(telemetry.getByText('1.2M')).toBeVisible();
+    await expect(telemetry.getByText('99.98%')).toBeVisible();
+    await expect(telemetry.getByText('in 5 minutes')).toBeVisible();
+    await expect(telemetry.getByText('22:00-22:20 UTC')).toBeVisible();
+
+    await auditPage(page, testInfo, 'status', async () => {
+      await page.goto('/status');
+      await expect(page.getByTestId('overall-status')).toHaveText('All systems operational');
+    });
+  });
+
+  test('a down worker takes down the services that need it and only those', async ({ page }) => {
+    await overrideHealth(page, { worker: { status: 'down', latencyMs: 5_000, error: 'timed out' } });
+    await page.goto('/status');
+    await expect(page.getByTestId('overall-status')).toHaveText('Partial outage');
+    for (const name of ['Intent & Policy API', 'Webhook Delivery', 'Base / EVM Rail', 'Solana Rail']) {
+      await expect(service(page, name)).toContainText('Outage');
+      await expect(service(page, name)).toContainText('Not answering: Payments worker.');
+    }
+    for (const name of ['Realtime Telemetry', 'Wallet Provisioning']) await expect(service(page, name)).toContainText('Operational');
+    await expect(page.getByRole('region', { name: 'Telemetry' })).toContainText('timed out');
+  });
+
+  test('a down database is a major outage', async ({ page }) => {
+    await overrideHealth(page, { database: { status: 'down', latencyMs: 40, error: 'unreachable' } });
+    await page.goto('/status');
+    await expect(page.getByTestId('overall-status')).toHaveText('Major outage');
+    await expect(service(page, 'Wallet Provisioning')).toContainText('Outage');
+    await expect(service(page, 'Realtime Telemetry')).toContainText('Outage');
+  });
+
+  test('a slow check shows as degraded performance', async ({ page }) => {
+    await overrideHealth(page, { temporal: { status: 'up', latencyMs: 2_400 } });
+    await page.goto('/status');
+    await expect(page.getByTestId('overall-status')).toHaveText('Degraded performance');
+    await expect(service(page, 'Intent & Policy API')).toContainText('Degraded');
+    await expect(service(page, 'Wallet Provisioning')).toContainText('Operational');
+  });
+
+  test('an unreachable health check never reads as operational', async ({ page }, testInfo) => {
+    await page.route(
+      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('health.get'),
+      (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
+    );
+    await page.goto('/status');
+    await expect(page.getByTestId('overall-status')).toHaveText('Status unavailable');
+    await expect(page.getByText('All systems operational')).toHaveCount(0);
+    await expect(service(page, 'Intent & Policy API')).toContainText('Unknown');
+
+    // Once the platform answers again, Check now brings the page back.
+    await page.unrouteAll({ behavior: 'wait' });
+    await page.getByRole('button', { name: 'Check now' }).click();
+    await expect(page.getByTestId('overall-status')).toHaveText('All systems operational');
+
+    await page.route(
+      (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('health.get'),
+      (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
+    );
+    await auditPage(page, testInfo, 'status-unreachable', async () => {
+      await page.goto('/status');
+      await expect(page.getByTestId('overall-status')).toHaveText('Status unavailable');
+    });
+  });
+
+  test('has the incident log, Subscribe to updates and the support contact', async ({ page }) => {
+    await page.goto('/status');
+    const log = page.getByRole('region', { name: 'Incident log' });
+    await expect(log.getByText('Illustrative', { exact: true })).toBeVisible();
+    await expect(log.getByRole('listitem')).toHaveCount(5);
+    await expect(log.getByRole('heading', { level: 3 }).first()).toHaveText('Elevated confirmation times on the Base / EVM Rail');
+
+    await expect(page.getByRole('link', { name: 'support@purser.example' })).toHaveAttribute('href', 'mailto:support@purser.example');
+
+    await page.getByRole('button', { name: 'Subscribe to updates' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Status updates' });
+    await expect(dialog).toContainText('not available yet');
+    await expect(dialog.getByRole('link', { name: 'Email support' })).toHaveAttribute('href', /^mailto:support@purser\.example\?subject=/);
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+  });
+});

@@ -1,0 +1,113 @@
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	JsonObject,
+} from 'n8n-workflow';
+import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { agentDescription } from './resources/agent';
+import { get as getAgent } from './resources/agent/get';
+import { paidRequestDescription } from './resources/paidRequest';
+import { fetch as fetchPaidRequest } from './resources/paidRequest/fetch';
+import { paymentDescription } from './resources/payment';
+import { create as createPayment } from './resources/payment/create';
+import { transactionDescription } from './resources/transaction';
+import { getAll as getAllTransactions } from './resources/transaction/getAll';
+import { walletDescription } from './resources/wallet';
+import { getBalance } from './resources/wallet/getBalance';
+import type { OperationExecute } from './shared/operation';
+
+/** resource -> operation -> implementation; the description below offers exactly these. */
+const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
+	agent: { get: getAgent },
+	paidRequest: { fetch: fetchPaidRequest },
+	payment: { create: createPayment },
+	transaction: { getAll: getAllTransactions },
+	wallet: { getBalance },
+};
+
+export class Purser implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Purser',
+		name: 'purser',
+		icon: { light: 'file:../../icons/purser.svg', dark: 'file:../../icons/purser.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description:
+			'Pay, read the balance and transactions, and buy paid HTTP resources (x402) as a Purser agent, within its spending rules',
+		defaults: { name: 'Purser' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'purserApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Agent', value: 'agent' },
+					{ name: 'Paid Request (X402)', value: 'paidRequest' },
+					{ name: 'Payment', value: 'payment' },
+					{ name: 'Transaction', value: 'transaction' },
+					{ name: 'Wallet', value: 'wallet' },
+				],
+				default: 'payment',
+			},
+			...agentDescription,
+			...paidRequestDescription,
+			...paymentDescription,
+			...transactionDescription,
+			...walletDescription,
+		],
+	};
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = this.getInputData();
+		const output: INodeExecutionData[] = [];
+		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+			try {
+				const resource = this.getNodeParameter('resource', itemIndex) as string;
+				const operation = this.getNodeParameter('operation', itemIndex) as string;
+				const run = OPERATIONS[resource]?.[operation];
+				if (!run) {
+					throw new NodeOperationError(
+						this.getNode(),
+						`The operation "${operation}" of "${resource}" is not supported`,
+						{ itemIndex },
+					);
+				}
+				const result = await run.call(this, itemIndex);
+				for (const json of Array.isArray(result) ? result : [result]) {
+					output.push({ json, pairedItem: { item: itemIndex } });
+				}
+			} catch (error) {
+				if (this.continueOnFail()) {
+					output.push({ json: failedItem(error), pairedItem: { item: itemIndex } });
+					continue;
+				}
+				// Both constructors hand back an error of their own class unchanged (it already names
+				// its item); anything else becomes a NodeOperationError for this item.
+				if (error instanceof NodeApiError) {
+					throw new NodeApiError(this.getNode(), error as unknown as JsonObject);
+				}
+				throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			}
+		}
+		return [output];
+	}
+}
+
+/** With Continue On Fail, the failed item says why, so the next node can route on it. */
+function failedItem(error: unknown): IDataObject {
+	const failure = error as { message?: string; description?: string | null; httpCode?: string | null };
+	const json: IDataObject = { error: failure.message ?? String(error) };
+	// Only HTTP statuses: an error without an answer carries a code such as ECONNREFUSED.
+	if (failure.httpCode && /^\d{3}$/.test(failure.httpCode)) json.http_status = Number(failure.httpCode);
+	if (failure.description) json.hint = failure.description;
+	return json;
+}

@@ -1,0 +1,22 @@
+import type { INodeProperties } from 'n8n-workflow';
+import { getAllDescription } from './getAll';
+
+export const transactionDescription: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: ['transaction'] } },
+		options: [
+			{
+				name: 'Get Many',
+				value: 'getAll',
+				action: 'Get many transactions',
+				description: 'Get the agent’s latest transactions, newest first (at most 50)',
+			},
+		],
+		default: 'getAll',
+	},
+	...getAllDescription,
+];

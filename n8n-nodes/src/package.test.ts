@@ -1,0 +1,61 @@
+/**
+ * What n8n users install: the packed package holds the build and its papers, nothing else, and
+ * declares itself the way n8n's community node loader and its verification expect.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  scripts: Record<string, string>;
+  license: string;
+  n8n: { n8nNodesApiVersion: number; nodes: string[]; credentials: string[] };
+};
+
+let packed: string[];
+
+beforeAll(async () => {
+  await run(process.execPath, [join(PACKAGE_DIR, 'scripts', 'build.mjs')], { cwd: PACKAGE_DIR });
+  const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: PACKAGE_DIR });
+  const [result] = JSON.parse(stdout) as Array<{ name: string; files: Array<{ path: string }> }>;
+  expect(result?.name).toBe('n8n-nodes-purser');
+  packed = result!.files.map((file) => file.path).sort();
+}, 120_000);
+
+describe('the packed n8n-nodes-purser', () => {
+  it('holds only dist/, README.md, LICENSE and package.json', () => {
+    const outside = packed.filter((path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(path));
+    expect(outside).toEqual([]);
+    expect(packed).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+  });
+
+  it('ships compiled JavaScript and the icons, and no sources or tests', () => {
+    expect(packed.filter((path) => /\.test\.|\/test\/|\/src\/|(?<!\.d)\.ts$/.test(path))).toEqual([]);
+    expect(packed).toEqual(expect.arrayContaining(['dist/icons/purser.svg', 'dist/icons/purser.dark.svg', 'dist/nodes/Purser/Purser.node.json']));
+  });
+
+  it('lists in its n8n section the node and the credential it ships', () => {
+    expect(manifest.n8n.n8nNodesApiVersion).toBe(1);
+    expect(manifest.n8n.nodes).toEqual(['dist/nodes/Purser/Purser.node.js']);
+    expect(manifest.n8n.credentials).toEqual(['dist/credentials/PurserApi.credentials.js']);
+    for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(packed).toContain(entry);
+  });
+
+  it('has no runtime dependencies, n8n-workflow as its only peer, and the MIT licence', () => {
+    expect(manifest.dependencies ?? {}).toEqual({});
+    expect(manifest.peerDependencies).toEqual({ 'n8n-workflow': '*' });
+    expect(manifest.license).toBe('MIT');
+    expect(readFileSync(join(PACKAGE_DIR, 'LICENSE'), 'utf8')).toMatch(/^MIT License/);
+  });
+
+  it('has the scripts every workspace has', () => {
+    for (const script of ['build', 'dev', 'lint', 'typecheck', 'test']) expect(manifest.scripts[script], script).toBeTruthy();
+  });
+});

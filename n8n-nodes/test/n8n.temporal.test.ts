@@ -1,0 +1,262 @@
+/**
+ * n8n-nodes-purser in a real n8n (2.8.4, offline), against a started product: the API on a real
+ * port, a payments worker on a real Temporal dev server, the sandbox chain and its paid x402
+ * API. The package is packed and installed as a community package, the credential and the
+ * workflows are imported with n8n's CLI, and each workflow runs with `n8n execute`. The money
+ * is checked where it lives: the agents' ledger balances through the agent API, the seller's
+ * USDC on chain, and the ledger's own verification.
+ *
+ * The first run installs n8n into the cache (scripts/n8n.mjs): minutes, hence the long hooks.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Address } from 'viem';
+import type { EvmChain } from '../../server/src/services/chain/evm-chain';
+import { startChain } from '../../server/src/services/chain/start-chain';
+import { verifyLedger } from '../../server/src/services/ledger/verify-ledger';
+import { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from '../../server/test/support/paying-agents';
+import { startTemporalTestEnv, type TemporalTestEnv } from '../../server/test/support/temporal-env';
+import { nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
+import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
+
+/** First run: n8n's install (~3-15 min on a busy machine) plus the product. */
+const SETUP_TIMEOUT_MS = 30 * 60_000;
+const EXECUTION_TIMEOUT_MS = 240_000;
+
+const NODE_TYPE = 'n8n-nodes-purser.purser';
+const CREDENTIAL = { purserApi: { id: 'purserAgentCred1', name: 'Purser agent' } };
+const WORKFLOW_IDS = { pay: 'purserPayOrder01', retry: 'purserRetryPay01', x402: 'purserX402Buy001' };
+
+
+let chain: EvmChain;
+let env: TemporalTestEnv;
+let n8n: N8n;
+let proxy: RecordingProxy;
+let productUrl: string;
+let payer: PayingAgent;
+let payee: PayingAgent;
+let workDir: string;
+const orderKey = `order-${randomUUID()}`;
+
+
+
+function purserNode(name: string, position: number, parameters: object, settings: object = {}) {
+  return { id: randomUUID(), name, type: NODE_TYPE, typeVersion: 1, position: [position * 220, 0], parameters, credentials: CREDENTIAL, ...settings };
+}
+
+/** A workflow of a manual trigger followed by `nodes` in a line. */
+function workflow(id: string, name: string, nodes: Array<{ name: string } & Record<string, unknown>>) {
+  const trigger = { id: randomUUID(), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+  const line = [trigger, ...nodes];
+  const connections = Object.fromEntries(
+    line.slice(0, -1).map((node, index) => [node.name, { main: [[{ node: line[index + 1]!.name, type: 'main', index: 0 }]] }]),
+  );
+  return { id, name, active: false, nodes: line, connections, settings: { executionOrder: 'v1' } };
+}
+
+function workflows() {
+  return [
+    // The four core tools around one payment whose key is the order's, so running the whole
+    // execution again finds the first payment.
+    workflow(WORKFLOW_IDS.pay, 'Purser: pay an order', [
+      purserNode('Balance before', 1, { resource: 'wallet', operation: 'getBalance' }),
+      purserNode('Pay order', 2, {
+        resource: 'payment',
+        operation: 'create',
+        amount: 1.25,
+        toAddress: payee.walletAddress,
+        currency: 'USDC',
+        options: { idempotencyKey: orderKey, category: 'data', description: 'Order A-1001 from n8n', metadata: '{"order":"A-1001"}' },
+      }),
+      purserNode('Balance after', 3, { resource: 'wallet', operation: 'getBalance' }),
+      purserNode('PayingAgent info', 4, { resource: 'agent', operation: 'get' }),
+      purserNode('Transactions', 5, { resource: 'transaction', operation: 'getAll', limit: 5 }),
+    ]),
+    // Two payments with derived keys; the second is above the agent's per-payment limit, so
+    // the node fails and Retry On Fail runs it again with both items.
+    workflow(WORKFLOW_IDS.retry, 'Purser: pay a batch with retries', [
+      {
+        id: randomUUID(),
+        name: 'Batch',
+        type: 'n8n-nodes-base.set',
+        typeVersion: 3.4,
+        position: [220, 0],
+        parameters: { mode: 'raw', jsonOutput: '{"payments":[{"amount":0.5},{"amount":30}]}', options: {} },
+      },
+      { id: randomUUID(), name: 'Each payment', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [440, 0], parameters: { fieldToSplitOut: 'payments', options: {} } },
+      purserNode(
+        'Pay each',
+        3,
+        { resource: 'payment', operation: 'create', amount: '={{ $json.amount }}', toAddress: payee.walletAddress, currency: 'USDC', options: {} },
+        { retryOnFail: true, maxTries: 2, waitBetweenTries: 0 },
+      ),
+    ]),
+    // A paid URL within the price cap, then one above it (its refusal continues as an item).
+    workflow(WORKFLOW_IDS.x402, 'Purser: buy paid data with x402', [
+      purserNode('Buy weather', 1, {
+        resource: 'paidRequest',
+        operation: 'fetch',
+        url: `${productUrl}/sandbox/paid/weather?city=Lisbon`,
+        maxAmount: 0.02,
+        method: 'GET',
+        options: { category: 'research' },
+      }),
+      purserNode(
+        'Too expensive',
+        2,
+        { resource: 'paidRequest', operation: 'fetch', url: `${productUrl}/sandbox/paid/report`, maxAmount: 0.02, method: 'GET', options: {} },
+        { onError: 'continueRegularOutput' },
+      ),
+    ]),
+  ];
+}
+
+beforeAll(async () => {
+  workDir = mkdtempSync(join(tmpdir(), 'purser-n8n-test-'));
+  // n8n's install (first run) and the build overlap with the product's start.
+  const tarball = packPackage(workDir);
+  const n8nReady = tarball.then((file) => startN8n(file));
+  n8nReady.catch(() => undefined);
+
+  chain = await startChain({ sandboxPort: 0 });
+  env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000 });
+  const { app } = env.testApp;
+  productUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  proxy = await startRecordingProxy(productUrl);
+
+  ({ payer, payee } = await payerAndPayee(env, { payer: 'n8n payer', payee: 'n8n payee' }));
+
+  n8n = await n8nReady;
+  await n8n.importCredentials([{ id: CREDENTIAL.purserApi.id, name: CREDENTIAL.purserApi.name, type: 'purserApi', data: { baseUrl: proxy.url, agentDid: payer.did, apiKey: payer.key } }]);
+  await n8n.importWorkflows(workflows());
+}, SETUP_TIMEOUT_MS);
+
+afterAll(async () => {
+  n8n?.close();
+  await proxy?.close();
+  await env?.close();
+  await chain?.close();
+  if (workDir) rmSync(workDir, { recursive: true, force: true });
+}, 120_000);
+
+const execute = (workflowId: string) => env.runWorker(() => n8n.execute(workflowId));
+
+describe('n8n-nodes-purser in a real n8n', () => {
+  let firstIntentId: string;
+
+  it(
+    'pays once from a workflow, and the balances before and after add up',
+    async () => {
+      const [payerBefore, payeeBefore] = [await agentLedgerUsdc(env.testApp.app, payer), await agentLedgerUsdc(env.testApp.app, payee)];
+      const { code, result, output } = await execute(WORKFLOW_IDS.pay);
+      expect(code, output).toBe(0);
+      expect(result.status).toBe('success');
+
+      const [payment] = nodeOutput(result, 'Pay order');
+      expect(payment).toMatchObject({ status: 'settled', amount_exact: '1.25', currency: 'USDC', to_address: payee.walletAddress, idempotency_key: orderKey });
+      firstIntentId = String(payment!.intent_id);
+
+      // What the workflow saw, and what the ledger says.
+      const seen = (node: string) => atomicDollars((nodeOutput(result, node)[0] as { balances: { USDC: { ledger_exact: string } } }).balances.USDC.ledger_exact);
+      expect(seen('Balance before') - seen('Balance after')).toBe(1_250_000n);
+      expect(seen('Balance before')).toBe(payerBefore);
+      const [payerAfter, payeeAfter] = [await agentLedgerUsdc(env.testApp.app, payer), await agentLedgerUsdc(env.testApp.app, payee)];
+      expect(payerBefore - payerAfter).toBe(1_250_000n);
+      expect(payeeAfter - payeeBefore).toBe(1_250_000n);
+
+      expect(nodeOutput(result, 'PayingAgent info')[0]).toMatchObject({ did: payer.did, status: 'active' });
+      const transactions = nodeOutput(result, 'Transactions');
+      const recorded = transactions.filter((entry) => (entry.metadata as Record<string, unknown>)?.payment_intent_id === firstIntentId);
+      expect(recorded).toHaveLength(1);
+      expect(recorded[0]).toMatchObject({ category: 'data', description: 'Order A-1001 from n8n', metadata: { order: 'A-1001' } });
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'does not pay twice when the same execution runs again with the same idempotency key',
+    async () => {
+      expect(firstIntentId).toBeDefined();
+      const [payerBefore, payeeBefore] = [await agentLedgerUsdc(env.testApp.app, payer), await agentLedgerUsdc(env.testApp.app, payee)];
+      const { code, result, output } = await execute(WORKFLOW_IDS.pay);
+      expect(code, output).toBe(0);
+      expect(nodeOutput(result, 'Pay order')[0]).toMatchObject({ intent_id: firstIntentId, status: 'settled', idempotency_key: orderKey });
+      expect(await agentLedgerUsdc(env.testApp.app, payer)).toBe(payerBefore);
+      expect(await agentLedgerUsdc(env.testApp.app, payee)).toBe(payeeBefore);
+
+      // Both runs sent the order's key; Purser answered the second from the first payment.
+      const payments = proxy.exchanges.filter((exchange) => exchange.path.endsWith('/payment') && exchange.idempotencyKey === orderKey);
+      expect(payments.map(({ status, replayed }) => ({ status, replayed }))).toEqual([
+        { status: 200, replayed: false },
+        { status: 200, replayed: true },
+      ]);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'keeps the derived idempotency key across Retry On Fail, so the retried items are not paid again',
+    async () => {
+      const [payerBefore, payeeBefore] = [await agentLedgerUsdc(env.testApp.app, payer), await agentLedgerUsdc(env.testApp.app, payee)];
+      const before = proxy.exchanges.length;
+      const { code, result, output } = await execute(WORKFLOW_IDS.retry);
+      // The 30 USDC item is above the agent's limit on every try, so the execution fails.
+      expect(code, output).toBe(1);
+      // The error names the item that failed: the second.
+      expect(result.data.resultData.error).toMatchObject({ message: expect.stringMatching(/^POLICY_VIOLATION: /), httpCode: '422', context: { itemIndex: 1 } });
+
+      const payments = proxy.exchanges.slice(before).filter((exchange) => exchange.method === 'POST' && exchange.path.endsWith('/payment'));
+      // Two tries of two items: each item sent one derived key twice.
+      expect(payments).toHaveLength(4);
+      const keys = [...new Set(payments.map((exchange) => exchange.idempotencyKey))];
+      expect(keys).toHaveLength(2);
+      for (const key of keys) {
+        expect(key).toMatch(/^n8n-[0-9a-f]{64}$/);
+        expect(payments.filter((exchange) => exchange.idempotencyKey === key)).toHaveLength(2);
+      }
+      const paid = payments.filter((exchange) => exchange.status === 200);
+      expect(paid.map((exchange) => exchange.replayed)).toEqual([false, true]);
+      expect(payments.filter((exchange) => exchange.status === 422)).toHaveLength(2);
+
+      // Only the 0.50 item moved money, once.
+      expect(payerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(500_000n);
+      expect((await agentLedgerUsdc(env.testApp.app, payee)) - payeeBefore).toBe(500_000n);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'pays the sandbox paid API with x402 within the price cap, and refuses a price above it',
+    async () => {
+      const seller = chain.sandboxSeller as Address;
+      const payerAddress = payer.evmAddress;
+      const [sellerBefore, payerChainBefore, payerLedgerBefore] = [await chain.usdcBalanceOf(seller), await chain.usdcBalanceOf(payerAddress), await agentLedgerUsdc(env.testApp.app, payer)];
+      const before = proxy.exchanges.length;
+
+      const { code, result, output } = await execute(WORKFLOW_IDS.x402);
+      expect(code, output).toBe(0);
+      const [bought] = nodeOutput(result, 'Buy weather');
+      expect(bought).toMatchObject({ status: 200, data: { city: 'Lisbon' }, payment: { status: 'settled' } });
+      expect(String((bought!.payment as Record<string, unknown>).transaction_hash)).toMatch(/^0x[0-9a-f]{64}$/);
+      const [refused] = nodeOutput(result, 'Too expensive');
+      expect(refused).toMatchObject({ error: expect.stringMatching(/^POLICY_VIOLATION: /), http_status: 422 });
+
+      // The weather costs $0.01: exactly that reached the seller on chain and left the payer's ledger.
+      expect((await chain.usdcBalanceOf(seller)) - sellerBefore).toBe(10_000n);
+      expect(payerChainBefore - (await chain.usdcBalanceOf(payerAddress))).toBe(10_000n);
+      expect(payerLedgerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(10_000n);
+
+      const fetches = proxy.exchanges.slice(before).filter((exchange) => exchange.path.endsWith('/x402/fetch'));
+      expect(fetches.map((exchange) => exchange.status)).toEqual([200, 422]);
+      for (const exchange of fetches) expect(exchange.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it('leaves the ledger balanced', async () => {
+    expect((await verifyLedger(env.testApp.deps.db.prisma)).problems).toEqual([]);
+  });
+});

@@ -1,0 +1,234 @@
+/**
+ * The owner API (`/api/v1`): wallet, agents, API keys, credentials, policies, payment intents
+ * and webhooks, one method per operation of the OpenAPI document. Authenticated with the
+ * owner's bearer token: a session access token or an owner API key (`psk_...`).
+ */
+import { OPERATIONS as op } from './operations';
+import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
+import type {
+  Agent,
+  AgentTransaction,
+  AgentTransactionsQuery,
+  ApiKey,
+  ApiKeyList,
+  AttachIntentPolicyBody,
+  CreateAgentBody,
+  CreateAgentResult,
+  CreateApiKeyBody,
+  CreatedApiKey,
+  CreateIntentBody,
+  CreatePolicyBody,
+  CreateWebhookEndpointBody,
+  DeleteAgentResult,
+  DeleteWebhookEndpointResult,
+  FundAgentBody,
+  FundAgentResult,
+  Intent,
+  IntentDecisionBody,
+  IntentList,
+  IntentProgress,
+  KyaEscalationBody,
+  KyaEscalationResult,
+  KyaVerification,
+  ListIntentsQuery,
+  ListPoliciesQuery,
+  OwnerTransaction,
+  OwnerWallet,
+  Policy,
+  PolicyChanges,
+  PolicyList,
+  RotateAgentApiKeyResult,
+  RotateWebhookSecretBody,
+  SpendingRulesChanges,
+  TopUpWalletBody,
+  TopUpWalletResult,
+  VerifyCredentialBody,
+  VerifyCredentialResult,
+  WebhookDeliveriesQuery,
+  WebhookDelivery,
+  WebhookDeliveryDetail,
+  WebhookDeliveryList,
+  WebhookEndpoint,
+  WebhookEndpointChanges,
+  WebhookEndpointList,
+  WebhookEndpointWithSecret,
+} from './types';
+
+export interface OwnerClientOptions extends ConnectionOptions {
+  /**
+   * A session access token (sign-up or sign-in; it lasts an hour) or an owner API key. A
+   * function is asked before every call, so it can hand out a refreshed token.
+   */
+  token: string | (() => string | Promise<string>);
+}
+
+async function data<T>(sent: Promise<{ data: T }>): Promise<T> {
+  return (await sent).data;
+}
+
+function walletApi(t: Transport) {
+  return {
+    /** The owner's custodial wallet: USDC and USDT balances. */
+    get: (options?: RequestOptions) => data<OwnerWallet>(t.send(op.getWallet, { options })),
+    /** The 10 most recent wallet transactions, newest first. */
+    transactions: (options?: RequestOptions) => data<OwnerTransaction[]>(t.send(op.listWalletTransactions, { options })),
+    /** Adds sandbox funds to the wallet (409 `SANDBOX_ONLY` on a real network). Money-moving: idempotent. */
+    topUp: (body: TopUpWalletBody, options?: MoneyRequestOptions) => data<TopUpWalletResult>(t.send(op.topUpWallet, { body, options })),
+    /** Moves funds from the owner's wallet to one of their agents. Money-moving: idempotent. */
+    fundAgent: (body: FundAgentBody, options?: MoneyRequestOptions) => data<FundAgentResult>(t.send(op.fundAgent, { body, options })),
+  };
+}
+
+function agentsApi(t: Transport) {
+  const agent = (agentId: string) => ({ agentId });
+  return {
+    /** The owner's agents with their wallets and spending rules. */
+    list: (options?: RequestOptions) => data<Agent[]>(t.send(op.listAgents, { options })),
+    /** Creates an agent: DID, keys, wallet, spending rules, credential, and an API key shown this once. */
+    create: (body: CreateAgentBody, options?: RequestOptions) => data<CreateAgentResult>(t.send(op.createAgent, { body, options })),
+    get: (agentId: string, options?: RequestOptions) => data<Agent>(t.send(op.getAgent, { params: agent(agentId), options })),
+    /** Changes the limits it names (re-issues the agent's credential). */
+    updateSpendingRules: (agentId: string, body: SpendingRulesChanges, options?: RequestOptions) =>
+      data<Agent>(t.send(op.updateSpendingRules, { params: agent(agentId), body, options })),
+    /** Its calls get 403 and its credential reads revoked until it is reactivated. */
+    suspend: (agentId: string, options?: RequestOptions) => data<Agent>(t.send(op.suspendAgent, { params: agent(agentId), options })),
+    reactivate: (agentId: string, options?: RequestOptions) => data<Agent>(t.send(op.reactivateAgent, { params: agent(agentId), options })),
+    /** Keys and credential revoked, DID deactivated. */
+    delete: (agentId: string, options?: RequestOptions) => data<DeleteAgentResult>(t.send(op.deleteAgent, { params: agent(agentId), options })),
+    /** The old key stops working; the new one is in this answer only. */
+    rotateApiKey: (agentId: string, options?: RequestOptions) =>
+      data<RotateAgentApiKeyResult>(t.send(op.rotateAgentApiKey, { params: agent(agentId), options })),
+    /** The agent's transactions as the owner sees them, newest first. */
+    transactions: (agentId: string, query: AgentTransactionsQuery = {}, options?: RequestOptions) =>
+      data<AgentTransaction[]>(t.send(op.listAgentTransactions, { params: agent(agentId), query, options })),
+    /** Asks to raise the agent's KYA tier with evidence (sandbox verification). */
+    requestKyaEscalation: (agentId: string, body: KyaEscalationBody, options?: RequestOptions) =>
+      data<KyaEscalationResult>(t.send(op.requestKyaEscalation, { params: agent(agentId), body, options })),
+    /** The agent's KYA verifications, newest first. */
+    kyaVerifications: (agentId: string, options?: RequestOptions) =>
+      data<KyaVerification[]>(t.send(op.listKyaVerifications, { params: agent(agentId), options })),
+  };
+}
+
+function apiKeysApi(t: Transport) {
+  return {
+    /** The owner's API keys, never their secrets. */
+    list: (options?: RequestOptions) => data<ApiKeyList>(t.send(op.listApiKeys, { options })),
+    /** Needs a session token, not an API key; the key is in this answer only. */
+    create: (body: CreateApiKeyBody = {}, options?: RequestOptions) => data<CreatedApiKey>(t.send(op.createApiKey, { body, options })),
+    revoke: (keyId: string, options?: RequestOptions) => data<ApiKey>(t.send(op.revokeApiKey, { params: { keyId }, options })),
+  };
+}
+
+function credentialsApi(t: Transport) {
+  return {
+    /** Checks an agent's SD-JWT VC: signature, expiry and status list. */
+    verify: (body: VerifyCredentialBody, options?: RequestOptions) => data<VerifyCredentialResult>(t.send(op.verifyCredential, { body, options })),
+  };
+}
+
+function policiesApi(t: Transport) {
+  const policy = (policyId: string) => ({ policyId });
+  return {
+    /** Owner-wide policies first; with `agentId`, the ones that apply to that agent. */
+    list: (query: ListPoliciesQuery = {}, options?: RequestOptions) => data<PolicyList>(t.send(op.listPolicies, { query, options })),
+    /** For every agent, or for one (`agentId`); `shadow` evaluates and reports without enforcing. */
+    create: (body: CreatePolicyBody, options?: RequestOptions) => data<Policy>(t.send(op.createPolicy, { body, options })),
+    get: (policyId: string, options?: RequestOptions) => data<Policy>(t.send(op.getPolicy, { params: policy(policyId), options })),
+    /** New rules or shadow write a new version (new id); `enabled` switches the current one. */
+    update: (policyId: string, body: PolicyChanges, options?: RequestOptions) =>
+      data<Policy>(t.send(op.updatePolicy, { params: policy(policyId), body, options })),
+    /** Switched off and superseded; kept for the audit trail. */
+    delete: (policyId: string, options?: RequestOptions) => data<Policy>(t.send(op.deletePolicy, { params: policy(policyId), options })),
+  };
+}
+
+function intentsApi(t: Transport) {
+  const intent = (intentId: string) => ({ intentId });
+  return {
+    /** Creates a payment intent; its payment workflow starts at once. Money-moving: idempotent. */
+    create: (body: CreateIntentBody, options?: MoneyRequestOptions) => data<Intent>(t.send(op.createIntent, { body, options })),
+    /** Newest first, a page at a time: pass `nextCursor` as `cursor`. */
+    list: (query: ListIntentsQuery = {}, options?: RequestOptions) => data<IntentList>(t.send(op.listIntents, { query, options })),
+    get: (intentId: string, options?: RequestOptions) => data<Intent>(t.send(op.getIntent, { params: intent(intentId), options })),
+    /** The payment workflow's current step and step history. */
+    progress: (intentId: string, options?: RequestOptions) => data<IntentProgress>(t.send(op.getIntentProgress, { params: intent(intentId), options })),
+    /** Attaches a policy to an intent before its gate decides. */
+    attachPolicy: (intentId: string, body: AttachIntentPolicyBody, options?: RequestOptions) =>
+      data<Intent>(t.send(op.attachIntentPolicy, { params: intent(intentId), body, options })),
+    /** Approves an intent waiting for approval; it then settles. */
+    approve: (intentId: string, body: IntentDecisionBody = {}, options?: RequestOptions) =>
+      data<Intent>(t.send(op.approveIntent, { params: intent(intentId), body, options })),
+    /** Rejects an intent waiting for approval; no money moves. */
+    reject: (intentId: string, body: IntentDecisionBody = {}, options?: RequestOptions) =>
+      data<Intent>(t.send(op.rejectIntent, { params: intent(intentId), body, options })),
+    /** Cancels an intent before any funds are reserved. */
+    cancel: (intentId: string, body: IntentDecisionBody = {}, options?: RequestOptions) =>
+      data<Intent>(t.send(op.cancelIntent, { params: intent(intentId), body, options })),
+  };
+}
+
+function webhooksApi(t: Transport) {
+  const endpoint = (endpointId: string) => ({ endpointId });
+  const delivery = (deliveryId: string) => ({ deliveryId });
+  return {
+    /** The owner's endpoints, never their secrets. */
+    list: (options?: RequestOptions) => data<WebhookEndpointList>(t.send(op.listWebhookEndpoints, { options })),
+    /** Registers an endpoint; its signing secret is in this answer only. */
+    create: (body: CreateWebhookEndpointBody, options?: RequestOptions) => data<WebhookEndpointWithSecret>(t.send(op.createWebhookEndpoint, { body, options })),
+    get: (endpointId: string, options?: RequestOptions) => data<WebhookEndpoint>(t.send(op.getWebhookEndpoint, { params: endpoint(endpointId), options })),
+    update: (endpointId: string, body: WebhookEndpointChanges, options?: RequestOptions) =>
+      data<WebhookEndpoint>(t.send(op.updateWebhookEndpoint, { params: endpoint(endpointId), body, options })),
+    /** No new deliveries; its delivery log stays readable. */
+    delete: (endpointId: string, options?: RequestOptions) =>
+      data<DeleteWebhookEndpointResult>(t.send(op.deleteWebhookEndpoint, { params: endpoint(endpointId), options })),
+    /** Replaces the signing secret (a new one is generated unless given); the new one is in this answer only. */
+    rotateSecret: (endpointId: string, body: RotateWebhookSecretBody = {}, options?: RequestOptions) =>
+      data<WebhookEndpointWithSecret>(t.send(op.rotateWebhookSecret, { params: endpoint(endpointId), body, options })),
+    /** The endpoint's deliveries, newest first. */
+    deliveries: (endpointId: string, query: WebhookDeliveriesQuery = {}, options?: RequestOptions) =>
+      data<WebhookDeliveryList>(t.send(op.listWebhookEndpointDeliveries, { params: endpoint(endpointId), query, options })),
+    /** One delivery with its body and every attempt. */
+    getDelivery: (deliveryId: string, options?: RequestOptions) =>
+      data<WebhookDeliveryDetail>(t.send(op.getWebhookDelivery, { params: delivery(deliveryId), options })),
+    /** Sends a delivery again: same `webhook-id`, current URL and secret. */
+    redeliver: (deliveryId: string, options?: RequestOptions) =>
+      data<WebhookDelivery>(t.send(op.redeliverWebhook, { params: delivery(deliveryId), options })),
+  };
+}
+
+export type WalletApi = ReturnType<typeof walletApi>;
+export type AgentsApi = ReturnType<typeof agentsApi>;
+export type ApiKeysApi = ReturnType<typeof apiKeysApi>;
+export type CredentialsApi = ReturnType<typeof credentialsApi>;
+export type PoliciesApi = ReturnType<typeof policiesApi>;
+export type IntentsApi = ReturnType<typeof intentsApi>;
+export type WebhooksApi = ReturnType<typeof webhooksApi>;
+
+/**
+ * ```ts
+ * const purser = new PurserOwnerClient({ baseUrl: 'http://127.0.0.1:3000', token: process.env.PURSER_OWNER_TOKEN! });
+ * const wallet = await purser.wallet.get();
+ * ```
+ */
+export class PurserOwnerClient {
+  readonly wallet: WalletApi;
+  readonly agents: AgentsApi;
+  readonly apiKeys: ApiKeysApi;
+  readonly credentials: CredentialsApi;
+  readonly policies: PoliciesApi;
+  readonly intents: IntentsApi;
+  readonly webhooks: WebhooksApi;
+
+  constructor(options: OwnerClientOptions) {
+    const { token, ...connection } = options;
+    const transport = new Transport(connection, async () => ({ authorization: `Bearer ${typeof token === 'function' ? await token() : token}` }));
+    this.wallet = walletApi(transport);
+    this.agents = agentsApi(transport);
+    this.apiKeys = apiKeysApi(transport);
+    this.credentials = credentialsApi(transport);
+    this.policies = policiesApi(transport);
+    this.intents = intentsApi(transport);
+    this.webhooks = webhooksApi(transport);
+  }
+}

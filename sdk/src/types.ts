@@ -1,0 +1,173 @@
+/**
+ * Request and response types of every SDK method, derived from the zod contracts in
+ * `@purser/core` that the server validates with and builds its OpenAPI document from. Bodies
+ * are the contracts' input types (what a client may send: dollars as numbers or decimal
+ * strings, defaults optional); responses are their output types (what the server answers).
+ * Type imports only: the SDK's runtime carries no zod.
+ */
+import type { z } from 'zod';
+import type {
+  agentBalanceView,
+  agentInfoView,
+  agentPaymentInput,
+  agentPaymentView,
+  agentTransactionsInput,
+  agentTransactionView,
+  agentView,
+  attachPolicyInput,
+  authSessionView,
+  createAgentInput,
+  createAgentResult,
+  createdOwnerApiKeyView,
+  createIntentInput,
+  createOwnerApiKeyInput,
+  decideIntentInput,
+  deleteAgentResult,
+  ErrorCode,
+  fundAgentInput,
+  fundAgentResult,
+  intentListView,
+  intentProgressView,
+  intentView,
+  listIntentsInput,
+  ownerApiKeyListView,
+  ownerApiKeyView,
+  ownerTransactionView,
+  ownerWalletView,
+  rotateAgentApiKeyResult,
+  signInBody,
+  signUpBody,
+  spendingRulesChanges,
+  topUpWalletInput,
+  topUpWalletResult,
+  verifyCredentialInput,
+  verifyCredentialResult,
+  webhookEventView,
+  x402FetchInput,
+  x402ProxyInput,
+  x402RequirementSchema,
+  x402RequirementsInput,
+  x402RequirementsView,
+  x402SignedPaymentView,
+  x402SignPaymentInput,
+  x402UpstreamResponseView,
+} from '@purser/core';
+import type { kyaEscalationBody, kyaEscalationResult, listKyaVerificationsResult } from '@purser/core/contracts/kya';
+import type { createPolicyInput, listPoliciesInput, policyChanges, policyListView, policyView } from '@purser/core/contracts/policies';
+import type {
+  createWebhookEndpointInput,
+  deleteWebhookEndpointResult,
+  rotateWebhookSecretBody,
+  webhookDeliveriesQuery,
+  webhookDeliveryDetailView,
+  webhookDeliveryListView,
+  webhookDeliveryView,
+  webhookEndpointChanges,
+  webhookEndpointListView,
+  webhookEndpointView,
+  webhookEndpointWithSecretView,
+} from '@purser/core/contracts/webhooks';
+
+/** The stable error codes of the API (core's ERROR_STATUS table). */
+export type PurserErrorCode = ErrorCode;
+
+// ---------------------------------------------------------------- sessions
+
+export type SignUpBody = z.input<typeof signUpBody>;
+export type SignInBody = z.input<typeof signInBody>;
+export type AuthSession = z.output<typeof authSessionView>;
+
+// ---------------------------------------------------------------- wallet
+
+/** The idempotency key goes in the call's options (or this field); the SDK sends it as the header. */
+export type TopUpWalletBody = z.input<typeof topUpWalletInput>;
+export type FundAgentBody = z.input<typeof fundAgentInput>;
+export type OwnerWallet = z.output<typeof ownerWalletView>;
+export type OwnerTransaction = z.output<typeof ownerTransactionView>;
+export type TopUpWalletResult = z.output<typeof topUpWalletResult>;
+export type FundAgentResult = z.output<typeof fundAgentResult>;
+
+// ---------------------------------------------------------------- agents
+
+export type CreateAgentBody = z.input<typeof createAgentInput>;
+export type SpendingRulesChanges = z.input<typeof spendingRulesChanges>;
+export type AgentTransactionsQuery = Omit<z.input<typeof agentTransactionsInput>, 'agent_id'>;
+export type KyaEscalationBody = z.input<typeof kyaEscalationBody>;
+export type Agent = z.output<typeof agentView>;
+export type CreateAgentResult = z.output<typeof createAgentResult>;
+export type RotateAgentApiKeyResult = z.output<typeof rotateAgentApiKeyResult>;
+export type DeleteAgentResult = z.output<typeof deleteAgentResult>;
+export type AgentTransaction = z.output<typeof agentTransactionView>;
+export type KyaEscalationResult = z.output<typeof kyaEscalationResult>;
+export type KyaVerification = z.output<typeof listKyaVerificationsResult>[number];
+
+// ---------------------------------------------------------------- API keys and credentials
+
+export type CreateApiKeyBody = z.input<typeof createOwnerApiKeyInput>;
+export type ApiKey = z.output<typeof ownerApiKeyView>;
+export type CreatedApiKey = z.output<typeof createdOwnerApiKeyView>;
+export type ApiKeyList = z.output<typeof ownerApiKeyListView>;
+export type VerifyCredentialBody = z.input<typeof verifyCredentialInput>;
+export type VerifyCredentialResult = z.output<typeof verifyCredentialResult>;
+
+// ---------------------------------------------------------------- policies
+
+export type CreatePolicyBody = z.input<typeof createPolicyInput>;
+export type PolicyChanges = z.input<typeof policyChanges>;
+export type ListPoliciesQuery = z.input<typeof listPoliciesInput>;
+export type Policy = z.output<typeof policyView>;
+export type PolicyList = z.output<typeof policyListView>;
+
+// ---------------------------------------------------------------- payment intents
+
+export type CreateIntentBody = z.input<typeof createIntentInput>;
+/** zod coerces `limit` from the query string; a client sends a number. */
+export type ListIntentsQuery = Omit<z.input<typeof listIntentsInput>, 'limit'> & { limit?: number };
+export type AttachIntentPolicyBody = Omit<z.input<typeof attachPolicyInput>, 'intentId'>;
+export type IntentDecisionBody = Omit<z.input<typeof decideIntentInput>, 'intentId'>;
+export type Intent = z.output<typeof intentView>;
+export type IntentList = z.output<typeof intentListView>;
+export type IntentProgress = z.output<typeof intentProgressView>;
+
+// ---------------------------------------------------------------- webhooks
+
+export type CreateWebhookEndpointBody = z.input<typeof createWebhookEndpointInput>;
+export type WebhookEndpointChanges = z.input<typeof webhookEndpointChanges>;
+export type RotateWebhookSecretBody = z.input<typeof rotateWebhookSecretBody>;
+export type WebhookDeliveriesQuery = Omit<z.input<typeof webhookDeliveriesQuery>, 'limit'> & { limit?: number };
+export type WebhookEndpoint = z.output<typeof webhookEndpointView>;
+export type WebhookEndpointWithSecret = z.output<typeof webhookEndpointWithSecretView>;
+export type WebhookEndpointList = z.output<typeof webhookEndpointListView>;
+export type DeleteWebhookEndpointResult = z.output<typeof deleteWebhookEndpointResult>;
+export type WebhookDelivery = z.output<typeof webhookDeliveryView>;
+export type WebhookDeliveryList = z.output<typeof webhookDeliveryListView>;
+export type WebhookDeliveryDetail = z.output<typeof webhookDeliveryDetailView>;
+/** The body of every webhook Purser sends. */
+export type WebhookEvent = z.output<typeof webhookEventView>;
+
+// ---------------------------------------------------------------- agent API
+
+export type AgentPaymentBody = z.input<typeof agentPaymentInput>;
+export type AgentBalance = z.output<typeof agentBalanceView>;
+export type AgentPayment = z.output<typeof agentPaymentView>;
+export type AgentTransactionList = { transactions: AgentTransaction[] };
+export type AgentInfo = z.output<typeof agentInfoView>;
+
+export type X402Requirement = z.input<typeof x402RequirementSchema>;
+export type X402RequirementsBody = z.input<typeof x402RequirementsInput>;
+export type X402Requirements = z.output<typeof x402RequirementsView>;
+/**
+ * `{ requirement, x402_version?, url?, description?, category? }`. The requirement may be the
+ * `recommended` entry of an x402 requirements answer as it is (the server checks it).
+ */
+export type X402SignPaymentBody = Omit<z.input<(typeof x402SignPaymentInput)['out']>, 'requirement'> & {
+  requirement: X402Requirement | Record<string, unknown>;
+};
+export type X402SignedPayment = z.output<typeof x402SignedPaymentView>;
+export type X402ProxyBody = z.input<typeof x402ProxyInput>;
+export type X402FetchBody = z.input<typeof x402FetchInput>;
+export type X402UpstreamResponse = z.output<typeof x402UpstreamResponseView>;
+/** What /x402/fetch answers: the seller's response, or (202) the payment waiting for the owner. */
+export type X402FetchResult =
+  | { kind: 'response'; response: X402UpstreamResponse }
+  | { kind: 'pending_approval'; payment: X402SignedPayment };

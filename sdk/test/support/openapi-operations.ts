@@ -1,0 +1,52 @@
+/**
+ * The operations of an OpenAPI document as the SDK's drift checks compare them: method, full
+ * path below the origin (owner paths carry the document's server path, `/api/v1`; agent paths
+ * carry their own), operationId, whether it documents an `Idempotency-Key` and a request body.
+ */
+
+export interface DocumentedOperation {
+  operationId: string;
+  method: string;
+  /** `/api/v1/agents/{agentId}`. */
+  path: string;
+  /** Matches a concrete path of the operation: `/api/v1/agents/<anything but a slash>`. */
+  pattern: RegExp;
+  idempotencyKey: boolean;
+  requestBody: boolean;
+}
+
+interface OpenApiOperation {
+  operationId: string;
+  parameters?: Array<{ name: string; in: string }>;
+  requestBody?: unknown;
+}
+
+interface OpenApiDocument {
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, unknown> & { servers?: Array<{ url: string }> }>;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+export function documentedOperations(document: unknown): DocumentedOperation[] {
+  const { servers, paths } = document as OpenApiDocument;
+  const basePath = new URL(servers[0]!.url).pathname.replace(/\/$/, '');
+  return Object.entries(paths).flatMap(([path, item]) => {
+    // A path with servers of its own (the agent API) is keyed by its full path already.
+    const full = item.servers ? path : `${basePath}${path}`;
+    const pattern = new RegExp(`^${full.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    return Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, value]) => {
+        const operation = value as OpenApiOperation;
+        return {
+          operationId: operation.operationId,
+          method: method.toUpperCase(),
+          path: full,
+          pattern,
+          idempotencyKey: (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key'),
+          requestBody: operation.requestBody !== undefined,
+        };
+      });
+  });
+}

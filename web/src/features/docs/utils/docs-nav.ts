@@ -1,0 +1,22 @@
+// The left navigation of /docs (spec section 2): Getting started (Introduction, Quick start),
+// Product tour (Dashboard, Governance), Automation (MCP API, Workflow recipes). The x402
+// section is not named by the spec; it documents an agent API beside MCP, so it sits under
+// Automation between the two. Every section appears exactly once (checked by a test).
+import type { DocSectionId } from '@purser/docs-content/constants';
+import type { Heading } from '@purser/docs-content/markdown-outline';
+
+export interface DocsNavGroup {
+  title: string;
+  sections: readonly DocSectionId[];
+}
+
+export const DOCS_NAV: readonly DocsNavGroup[] = [
+  { title: 'Getting started', sections: ['introduction', 'getting-started'] },
+  { title: 'Product tour', sections: ['dashboard', 'governance'] },
+  { title: 'Automation', sections: ['mcp-api', 'x402', 'workflows'] },
+];
+
+/** The entries of a section's 'On this page' list: its top-level (`##`) headings. */
+export function onThisPage(headings: readonly Heading[]): Heading[] {
+  return headings.filter((heading) => heading.depth === 2);
+}
