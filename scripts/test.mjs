@@ -7,6 +7,7 @@ import path from 'node:path';
 import { ensureChromium, ensureDebianCommand } from './chromium.mjs';
 import { ensureBuilt, ensureDependencies } from './ensure.mjs';
 import { freePort, log, ROOT, run } from './lib.mjs';
+import { ensureN8n } from './n8n.mjs';
 import { ensureTemporalCli } from './temporal-cli.mjs';
 
 const CI = process.env.CI === 'true' || process.env.CI === '1';
@@ -163,6 +164,9 @@ async function main() {
   const chromium = wanted('e2e') || wanted('unit') ? await ensureChromium() : undefined;
   // The docs' shell samples, run by the temporal suite, call curl and jq as readers would.
   if (wanted('temporal')) for (const command of ['curl', 'jq']) await ensureDebianCommand(command);
+  // The n8n tests start a real n8n. Its first install takes minutes: here, not inside a test
+  // hook whose timeout it would overrun on a fresh machine.
+  if (wanted('temporal')) await ensureN8n({ log });
 
   // Type-aware rules load every workspace's TypeScript program: more than Node's default heap.
   await check('lint', 'npx', ['eslint', '.'], { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' } });
