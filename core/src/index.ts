@@ -15,3 +15,4 @@ export * from './contracts/policies';
 export * from './contracts/kya';
 export * from './policy/policy-document';
 export * from './contracts/agent-api';
+export * from './contracts/assistant';

@@ -15,8 +15,10 @@ import { agentApiPlugin } from './http/agent-api/plugin';
 import { sandboxPaidRoutes } from './http/sandbox-paid-routes';
 import { fastifyTrustProxy } from './http/trust-proxy';
 import { authRoutes, type AuthRateLimits } from './http/auth-routes';
+import type { AssistantSettings } from './services/assistant/assistant-settings';
 import type { SessionRefreshSettings } from './services/auth/refresh-session';
 import type { SignInThrottleSettings } from './services/auth/sign-in-throttle';
+import { assistantRoute } from './http/assistant-route';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
 import { requireOperator } from './http/operator-token';
@@ -48,10 +50,13 @@ export interface AppOptions extends AppDeps {
   operatorToken?: string;
   /** How often open subscriptions re-check their credentials (tests shorten it). */
   realtimeAuthCheckMs?: number;
+  /** The assistant's model provider (none: offline from the docs), rate and time limits. */
+  assistant?: Partial<AssistantSettings>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, ...deps } = options;
+  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, assistant, ...deps } =
+    options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
     bodyLimit: BODY_LIMIT_BYTES,
@@ -120,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiV1Plugin, { deps });
   await app.register(agentApiPlugin, { prefix: AGENT_API_PREFIX, deps });
   await app.register(functionsRoutes, { prefix: FUNCTIONS_PREFIX, deps });
+  await app.register(assistantRoute, { prefix: FUNCTIONS_PREFIX, deps, settings: assistant });
   if (sandboxPaidApi) await app.register(sandboxPaidRoutes, { chain: deps.chain });
 
   const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));

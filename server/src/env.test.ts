@@ -116,3 +116,23 @@ describe('outbound settings', () => {
     expect(() => loadEnv({ OPERATOR_TOKEN: 'too-short' })).toThrow(/OPERATOR_TOKEN: must be at least 32 characters/);
   });
 });
+
+describe('the assistant', () => {
+  it('answers offline from the docs by default, with its limits', () => {
+    const env = loadEnv({});
+    expect(env.OPENAI_API_KEY).toBeUndefined();
+    expect(env.OPENAI_BASE_URL).toBeUndefined();
+    expect(env).toMatchObject({ OPENAI_MODEL: 'gpt-4o-mini', ASSISTANT_RATE_LIMIT_PER_MINUTE: 20, ASSISTANT_TIMEOUT_MS: 30_000 });
+  });
+
+  it('reads a provider, and refuses a base URL without a key or a bad URL', () => {
+    expect(loadEnv({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1', OPENAI_MODEL: 'llama3' })).toMatchObject({
+      OPENAI_API_KEY: 'sk-x',
+      OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1',
+      OPENAI_MODEL: 'llama3',
+    });
+    expect(() => loadEnv({ OPENAI_BASE_URL: 'http://127.0.0.1:11434/v1' })).toThrow(/OPENAI_API_KEY: must be set with OPENAI_BASE_URL/);
+    expect(() => loadEnv({ OPENAI_API_KEY: 'sk-x', OPENAI_BASE_URL: 'not a url' })).toThrow(/OPENAI_BASE_URL/);
+    expect(() => loadEnv({ ASSISTANT_TIMEOUT_MS: '10' })).toThrow(/ASSISTANT_TIMEOUT_MS/);
+  });
+});

@@ -154,6 +154,18 @@ const schema = z.object({
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   /**
+   * The assistant's model provider: any OpenAI-compatible chat completions API. Unset: the
+   * assistant answers offline from the documentation. Never logged.
+   */
+  OPENAI_API_KEY: z.string().min(1).optional(),
+  /** The provider's base URL (e.g. http://127.0.0.1:11434/v1); unset: OpenAI's own API. */
+  OPENAI_BASE_URL: z.url().optional(),
+  OPENAI_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  /** Assistant requests each client address may make per minute. */
+  ASSISTANT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+  /** The longest one assistant answer may take, provider calls included. */
+  ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
+  /**
    * The bearer token for operator-only endpoints (/healthz?deep=true). Unset: nobody may call
    * them. Never logged.
    */
@@ -193,6 +205,10 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
       path: ['MASTER_KEY_FILE'],
       message: 'set MASTER_KEY or MASTER_KEY_FILE, not both',
+    })
+    .refine((env) => env.OPENAI_BASE_URL === undefined || env.OPENAI_API_KEY !== undefined, {
+      path: ['OPENAI_API_KEY'],
+      message: 'must be set with OPENAI_BASE_URL (any non-empty value for a server that needs no key)',
     })
     .refine((env) => env.ALLOW_PRIVATE_URLS !== true || isSandbox(env), {
       path: ['ALLOW_PRIVATE_URLS'],

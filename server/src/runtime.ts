@@ -192,6 +192,11 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
         operatorToken: env.OPERATOR_TOKEN,
+        assistant: {
+          provider: env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL } : undefined,
+          rateLimitPerMinute: env.ASSISTANT_RATE_LIMIT_PER_MINUTE,
+          timeoutMs: env.ASSISTANT_TIMEOUT_MS,
+        },
       });
       // Registered before listen: closing drains in-flight requests first.
       cleanups.push(() => app.close());

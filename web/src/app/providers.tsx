@@ -14,6 +14,9 @@ const TOASTER_OPTIONS = {
   duration: 5_000,
   hotkey: ['altKey', 'KeyT'],
   containerAriaLabel: 'Notifications',
+  // Above the assistant's round button (56 px, 24 px from the corner; 16 px on phones).
+  offset: { right: 24, bottom: 24 + 56 + 16 },
+  mobileOffset: { right: 16, bottom: 16 + 56 + 16 },
 } as const;
 
 export function AppProviders({ children }: { children: ReactNode }) {

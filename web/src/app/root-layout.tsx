@@ -1,6 +1,7 @@
-// The element of the top route: every page renders inside it.
+// The element of the top route: every page renders inside it, beside the assistant widget.
 import { LinearProgress } from '@mui/material';
 import { Outlet, useNavigation } from 'react-router';
+import { AssistantLauncher } from '../features/assistant/components/assistant-launcher';
 import { ScrollOnNavigate } from '../shared/scroll/scroll-on-navigate';
 import { useDelayedFlag } from './page-loading-fallback';
 
@@ -20,6 +21,7 @@ export function RootLayout() {
         />
       ) : null}
       <Outlet />
+      <AssistantLauncher />
     </>
   );
 }

@@ -18,37 +18,48 @@ import { newAgentId, reissueAgentCredential, type AgentServiceDeps } from './own
 import { agentSelect, serializeAgent } from './serialize-agent';
 
 export async function createAgent(deps: AgentServiceDeps, ownerId: string, input: CreateAgentInput): Promise<CreateAgentResult> {
+  return withAuditRetry(deps.db.prisma, (tx: TransactionClient) => createAgentInTransaction(tx, deps, ownerId, input));
+}
+
+/**
+ * The same inside a transaction the caller holds, for a caller that records something in it
+ * too (the assistant's idempotency record). Safe to run again after a rollback.
+ */
+export async function createAgentInTransaction(
+  tx: TransactionClient,
+  deps: AgentServiceDeps,
+  ownerId: string,
+  input: CreateAgentInput,
+): Promise<CreateAgentResult> {
   const agentId = newAgentId();
   const keys = generateAgentKeys(deps.masterKey);
-  return withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
-    await tx.agent.create({
-      data: {
-        id: agentId,
-        ownerId,
-        name: input.name,
-        description: input.description,
-        did: formatAgentDid(agentId),
-        keys: {
-          create: [keys.identity, keys.evm].map((key) => ({
-            id: key.id,
-            purpose: key.purpose,
-            publicKey: key.publicKey,
-            ciphertext: Uint8Array.from(key.encrypted.ciphertext),
-            iv: Uint8Array.from(key.encrypted.iv),
-            tag: Uint8Array.from(key.encrypted.tag),
-          })),
-        },
-        wallet: {
-          create: { walletAddress: keys.evm.address, evmWalletAddress: keys.evm.address, blockchainNetwork: BASE_SEPOLIA_NETWORK },
-        },
-        spendingRules: { create: { maxTransactionAmount: input.max_transaction_amount, maxDailyLimit: input.max_daily_limit } },
+  await tx.agent.create({
+    data: {
+      id: agentId,
+      ownerId,
+      name: input.name,
+      description: input.description,
+      did: formatAgentDid(agentId),
+      keys: {
+        create: [keys.identity, keys.evm].map((key) => ({
+          id: key.id,
+          purpose: key.purpose,
+          publicKey: key.publicKey,
+          ciphertext: Uint8Array.from(key.encrypted.ciphertext),
+          iv: Uint8Array.from(key.encrypted.iv),
+          tag: Uint8Array.from(key.encrypted.tag),
+        })),
       },
-      select: { id: true },
-    });
-    await reissueAgentCredential(tx, deps, agentId, { newStatusIndex: false });
-    const apiKey = await createAgentApiKeyRow(tx, agentId);
-    const agent = serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: agentSelect }));
-    await recordAgentChange(tx, ownerId, agentId, 'created', { name: agent.name, did: agent.did, status: agent.status, ...spendingRulesAuditData(agent) });
-    return { agent, api_key: apiKey };
+      wallet: {
+        create: { walletAddress: keys.evm.address, evmWalletAddress: keys.evm.address, blockchainNetwork: BASE_SEPOLIA_NETWORK },
+      },
+      spendingRules: { create: { maxTransactionAmount: input.max_transaction_amount, maxDailyLimit: input.max_daily_limit } },
+    },
+    select: { id: true },
   });
+  await reissueAgentCredential(tx, deps, agentId, { newStatusIndex: false });
+  const apiKey = await createAgentApiKeyRow(tx, agentId);
+  const agent = serializeAgent(await tx.agent.findUniqueOrThrow({ where: { id: agentId }, select: agentSelect }));
+  await recordAgentChange(tx, ownerId, agentId, 'created', { name: agent.name, did: agent.did, status: agent.status, ...spendingRulesAuditData(agent) });
+  return { agent, api_key: apiKey };
 }
