@@ -13,7 +13,7 @@ import { createIntent } from '../intents/create-intent';
 import { agentPaymentView, isAnswerable, PAYMENT_WAIT_MS, refusalOf } from './intent-outcome';
 
 export async function makeAgentPayment(
-  deps: Pick<AppDeps, 'db' | 'temporal'>,
+  deps: Pick<AppDeps, 'db' | 'temporal' | 'events'>,
   agent: AuthenticatedAgent,
   input: AgentPaymentInput,
   options: { idempotencyKey?: string; waitMs?: number } = {},
@@ -35,7 +35,9 @@ export async function makeAgentPayment(
     },
     { idempotencyKey: options.idempotencyKey },
   );
-  const { intent } = await awaitIntent(deps.db.prisma, agent.ownerId, created.response.id, isAnswerable, options.waitMs ?? PAYMENT_WAIT_MS);
+  const { intent } = await awaitIntent(deps.db.prisma, agent.ownerId, created.response.id, isAnswerable, options.waitMs ?? PAYMENT_WAIT_MS, {
+    events: deps.events,
+  });
   const refusal = refusalOf(intent);
   if (refusal) throw refusal;
   return { payment: agentPaymentView(intent), settled: intent.status === 'settled', replayed: created.replayed };
