@@ -59,7 +59,7 @@ async function awaitAnnounced(
   const stop = new AbortController();
   // Set when an announcement concerns this intent (or everything must be re-read) while a
   // read is under way: that read may have missed the change, so another one follows.
-  let stale = true;
+  let stale: boolean;
   let wake: (() => void) | undefined;
   const listening = (async () => {
     for await (const message of events.subscribe({ ownerId, topics: ['intents'], signal: stop.signal })) {
