@@ -289,7 +289,7 @@ describe('funding an agent through the assistant', () => {
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as { p: { amount: string } };
     payload.p.amount = '95';
     const tampered = `${prefix}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${signature}`;
-    const forged = issueConfirmationToken(randomBytes(32), { ownerId: owner.userId, action: 'fund_agent', args: { agent_id: agent.agentId, amount: '95', currency: 'USDC' } });
+    const forged = await issueConfirmationToken(randomBytes(32), { ownerId: owner.userId, action: 'fund_agent', args: { agent_id: agent.agentId, amount: '95', currency: 'USDC' } });
 
     for (const bad of [tampered, forged]) {
       const proposal = history.at(-1)!.content.replace(token, bad);
@@ -310,7 +310,7 @@ describe('funding an agent through the assistant', () => {
     expect((await ask(yes, { owner: other })).text).toBe('That proposal was made for another account, so nothing was done.');
     expect((await ask(yes)).text).toBe('Please sign in to confirm this action. Nothing was done.');
 
-    const expired = issueConfirmationToken(
+    const expired = await issueConfirmationToken(
       t.deps.masterKey,
       { ownerId: owner.userId, action: 'fund_agent', args: { agent_id: agent.agentId, amount: '5', currency: 'USDC' } },
       new Date(Date.now() - 11 * 60 * 1000),

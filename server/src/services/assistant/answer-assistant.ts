@@ -79,7 +79,7 @@ export async function answerAssistant(turn: AssistantTurn): Promise<void> {
 
 async function confirm(turn: AssistantTurn, token: string): Promise<string> {
   if (!turn.owner) return 'Please sign in to confirm this action. Nothing was done.';
-  const check = checkConfirmationToken(turn.deps.masterKey, token, turn.owner.userId);
+  const check = await checkConfirmationToken(turn.deps.masterKey, token, turn.owner.userId);
   if (!check.ok) {
     turn.deps.logger.warn({ ownerId: turn.owner.userId, reason: check.reason }, 'assistant confirmation refused');
     return REFUSED[check.reason];

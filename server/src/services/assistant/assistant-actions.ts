@@ -124,7 +124,7 @@ async function proposeFunding(deps: ActionDeps, ownerId: string, input: Omit<Fun
   const wallet = await getOwnerWallet(deps.db.prisma, ownerId);
   const held = input.currency === 'USDC' ? wallet?.balance_usdc_exact : wallet?.balance_usdt_exact;
   const amount = toDecimalString(input.amount);
-  const token = issueConfirmationToken(
+  const token = await issueConfirmationToken(
     deps.masterKey,
     { ownerId, action: 'fund_agent', args: { agent_id: agent.id, amount, currency: input.currency } },
     now,
@@ -146,7 +146,7 @@ async function proposeCreation(deps: ActionDeps, ownerId: string, input: CreateA
   const perTransaction = toDecimalString(input.max_transaction_amount);
   const perDay = toDecimalString(input.max_daily_limit);
   const args: Record<string, string> = { name: input.name, description: input.description, max_transaction_amount: perTransaction, max_daily_limit: perDay };
-  const token = issueConfirmationToken(deps.masterKey, { ownerId, action: 'create_agent', args }, now);
+  const token = await issueConfirmationToken(deps.masterKey, { ownerId, action: 'create_agent', args }, now);
   const described = input.description === '' ? '' : ` described as “${input.description}”`;
   return {
     ok: true,
