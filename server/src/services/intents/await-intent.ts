@@ -34,32 +34,30 @@ export async function awaitIntent(
   timeoutMs: number,
   options: AwaitIntentOptions = {},
 ): Promise<{ intent: IntentView; reached: boolean }> {
-  if (options.events) return awaitAnnounced(options.events, prisma, ownerId, intentId, until, timeoutMs);
   const started = Date.now();
   const deadline = started + timeoutMs;
-  for (;;) {
-    const intent = await getIntent(prisma, ownerId, intentId);
-    if (await until(intent)) return { intent, reached: true };
-    const now = Date.now();
-    if (now >= deadline) return { intent, reached: false };
-    const interval = now - started < FAST_PHASE_MS ? FAST_INTERVAL_MS : SLOW_INTERVAL_MS;
-    await sleep(Math.min(interval, deadline - now));
+  const announced = options.events ? watchIntent(options.events, ownerId, intentId) : undefined;
+  try {
+    for (;;) {
+      announced?.markRead();
+      const intent = await getIntent(prisma, ownerId, intentId);
+      if (await until(intent)) return { intent, reached: true };
+      const now = Date.now();
+      if (now >= deadline) return { intent, reached: false };
+      if (announced) await announced.change(Math.min(BACKSTOP_INTERVAL_MS, deadline - now));
+      else await sleep(Math.min(now - started < FAST_PHASE_MS ? FAST_INTERVAL_MS : SLOW_INTERVAL_MS, deadline - now));
+    }
+  } finally {
+    announced?.stop();
   }
 }
 
-async function awaitAnnounced(
-  events: EventBus,
-  prisma: PrismaClient,
-  ownerId: string,
-  intentId: string,
-  until: (intent: IntentView) => boolean | Promise<boolean>,
-  timeoutMs: number,
-): Promise<{ intent: IntentView; reached: boolean }> {
-  const deadline = Date.now() + timeoutMs;
+/** The database's announcements about one intent, as something to wait for between reads. */
+function watchIntent(events: EventBus, ownerId: string, intentId: string) {
   const stop = new AbortController();
-  // Set when an announcement concerns this intent (or everything must be re-read) while a
-  // read is under way: that read may have missed the change, so another one follows.
-  let stale: boolean;
+  // Set when an announcement concerns this intent (or everything must be re-read) after the
+  // last read began: that read may have missed the change, so another one follows at once.
+  let stale = false;
   let wake: (() => void) | undefined;
   const listening = (async () => {
     for await (const message of events.subscribe({ ownerId, topics: ['intents'], signal: stop.signal })) {
@@ -71,28 +69,27 @@ async function awaitAnnounced(
   })();
   // The subscription fails only when the database cannot listen: the backstop reads go on.
   listening.catch(() => undefined);
-  try {
-    for (;;) {
+  return {
+    markRead() {
       stale = false;
-      const intent = await getIntent(prisma, ownerId, intentId);
-      if (await until(intent)) return { intent, reached: true };
-      const left = deadline - Date.now();
-      if (left <= 0) return { intent, reached: false };
-      if (!stale) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, Math.min(BACKSTOP_INTERVAL_MS, left));
-          wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
-        wake = undefined;
-      }
-    }
-  } finally {
-    // Ends the subscription; not awaited, so a listener still connecting never holds the answer.
-    stop.abort();
-  }
+    },
+    /** Resolves on an announcement since the last read, or after `backstopMs`. */
+    async change(backstopMs: number) {
+      if (stale) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, backstopMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    },
+    /** Ends the subscription; not awaited, so a listener still connecting never holds the answer. */
+    stop() {
+      stop.abort();
+    },
+  };
 }
 
 function sleep(ms: number): Promise<void> {
