@@ -26,6 +26,8 @@ export interface DevServerOptions {
   log?: (message: string) => void;
   /** How long to wait for the front end to answer. */
   startTimeoutMs?: number;
+  /** Finds a free port (bind to 0, release). Tests hand in one that is wrong first. */
+  findPort?: () => Promise<number>;
 }
 
 export interface DevServer {
@@ -48,7 +50,24 @@ const SETPRIV = '/usr/bin/setpriv';
 const STOP_GRACE_MS = 10_000;
 const OUTPUT_TAIL_LINES = 40;
 
-export async function startTemporalDevServer({
+/** Starts on fresh ports again when the CLI lost one of them to another process meanwhile. */
+const START_ATTEMPTS = 3;
+
+export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      // The ports are found free, released, then handed to the CLI, which also picks ports of
+      // its own for its internal services: two picks can meet, and the loser exits with
+      // "address already in use". Nothing was served yet, so starting again is safe.
+      if (attempt >= START_ATTEMPTS || !(error instanceof Error) || !error.message.includes('address already in use')) throw error;
+      (options.log ?? (() => {}))(`temporal dev server lost a port to another process (attempt ${attempt}); starting again on fresh ports`);
+    }
+  }
+}
+
+async function startOnce({
   cliPath,
   dbFile,
   port = 0,
@@ -56,14 +75,15 @@ export async function startTemporalDevServer({
   namespace = 'default',
   log = () => {},
   startTimeoutMs = 60_000,
+  findPort = findFreePort,
 }: DevServerOptions): Promise<DevServer> {
   // A free port is found by binding to port 0 and releasing it; another process could take
-  // it in between, which is an acceptable risk for a dev server and tests.
-  const grpcPort = port || (await findFreePort());
+  // it in between, and startTemporalDevServer then starts again.
+  const grpcPort = port || (await findPort());
   const address = `${HOST}:${grpcPort}`;
   // Chosen here rather than left to the CLI, so they are known (and fenced off) too.
-  const httpPort = await findFreePort();
-  const metricsPort = await findFreePort();
+  const httpPort = await findPort();
+  const metricsPort = await findPort();
   const args = [
     'server', 'start-dev', '--db-filename', dbFile, '--port', String(grpcPort), '--ip', HOST, '--log-level', 'warn',
     '--http-port', String(httpPort), '--metrics-port', String(metricsPort),

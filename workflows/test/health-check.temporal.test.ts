@@ -182,6 +182,34 @@ describe('temporal dev server', () => {
     expect(processesMentioning(dbFile)).toEqual([]);
   }, 60_000);
 
+  it('starts again on fresh ports when one it chose was taken before the CLI could bind it', async () => {
+    const busy = await listenOnFreePort();
+    let server: DevServer | undefined;
+    try {
+      const taken = (busy.address() as { port: number }).port;
+      // The third port asked for (the metrics port) is one another process already holds.
+      let asked = 0;
+      const findPort = async () => {
+        asked += 1;
+        if (asked === 3) return taken;
+        const free = await listenOnFreePort();
+        const port = (free.address() as { port: number }).port;
+        free.close();
+        await once(free, 'close');
+        return port;
+      };
+      server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'retried.db'), findPort, startTimeoutMs: 30_000 });
+      expect(server.ports).not.toContain(taken);
+      expect(asked).toBeGreaterThan(3);
+      const connection = await Connection.connect({ address: server.address });
+      await connection.workflowService.describeNamespace({ namespace: 'default' });
+      await connection.close();
+    } finally {
+      await server?.stop();
+      busy.close();
+    }
+  }, 120_000);
+
   it('reports the process output when the server cannot start', async () => {
     const busy = await listenOnFreePort();
     try {
