@@ -57,11 +57,14 @@ async function vitest(name, project, env = {}) {
   const counts = readCounts(file, (report) => ({
     passed: report.numPassedTests,
     failed: report.numFailedTests,
-    failures: report.testResults.flatMap((suite) =>
-      suite.assertionResults
+    failures: report.testResults.flatMap((suite) => {
+      const file = path.relative(ROOT, suite.name);
+      const tests = suite.assertionResults
         .filter((test) => test.status === 'failed')
-        .map((test) => `${path.relative(ROOT, suite.name)} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`),
-    ),
+        .map((test) => `${file} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+      // A file that failed outside its tests (a set-up hook, an import) has no failed test to name.
+      return tests.length === 0 && suite.status === 'failed' ? [`${file}: ${firstLine(suite.message)}`] : tests;
+    }),
   }));
   if (!counts) return record(name, 0, 1, `vitest exited with ${code} and wrote no report`);
   // A suite that crashed outside any test still fails the run.
