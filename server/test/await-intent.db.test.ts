@@ -4,12 +4,12 @@
  * slow backstop read still catches what no announcement covers. Against a real database
  * (PURSER_TEST_DB): PostgreSQL's LISTEN/NOTIFY, or PGlite's in-process notifications.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { IntentView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { awaitIntent } from '../src/services/intents/await-intent';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { insertIntentRow } from './support/intent-rows';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -30,22 +30,8 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-async function createIntentRow(): Promise<string> {
-  const id = randomUUID();
-  await prisma.paymentIntent.create({
-    data: {
-      id,
-      ownerId: owner.userId,
-      agentId,
-      createdBy: 'agent',
-      amount: 1_000_000n,
-      currency: 'USDC',
-      workflowId: `payment-${id}`,
-      idempotencyKey: `auto:${id}`,
-      requestHash: 'test',
-    },
-  });
-  return id;
+function createIntentRow(): Promise<string> {
+  return insertIntentRow(prisma, { ownerId: owner.userId, agentId, createdBy: 'agent' });
 }
 
 const BACKSTOP_MS = 250;

@@ -3,7 +3,6 @@
  * each is safe to run again, the lifecycle table refuses what it does not list, the reserve
  * re-checks limits under the wallet lock, and verifyLedger notices a hold nobody accounts for.
  */
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@purser/core';
 import type { PrismaClient, TransactionClient } from '@purser/db';
@@ -13,6 +12,7 @@ import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { capturePayment, failIntent, releaseFunds } from '../src/services/payments/settle-payment';
 import { reserveFunds } from '../src/services/payments/reserve-funds';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { insertIntentRow } from './support/intent-rows';
 import { createTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
@@ -42,25 +42,8 @@ async function fundedAgent(fund: number, rules: { max_transaction_amount?: numbe
 }
 
 /** An intent the gate has approved, as the workflow leaves it before reserve. */
-async function approvedIntent(agentId: string, amount: bigint, extra: { toAddress?: string } = {}): Promise<string> {
-  const id = randomUUID();
-  await prisma.paymentIntent.create({
-    data: {
-      id,
-      ownerId: owner.userId,
-      agentId,
-      createdBy: 'owner',
-      amount,
-      currency: 'USDC',
-      status: 'approved',
-      rail: 'ledger',
-      workflowId: `payment-${id}`,
-      idempotencyKey: `auto:${id}`,
-      requestHash: 'test',
-      toAddress: extra.toAddress ?? null,
-    },
-  });
-  return id;
+function approvedIntent(agentId: string, amount: bigint, extra: { toAddress?: string } = {}): Promise<string> {
+  return insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount, status: 'approved', rail: 'ledger', toAddress: extra.toAddress ?? null });
 }
 
 async function ledgerTypesOf(intentId: string): Promise<string[]> {

@@ -234,6 +234,11 @@ describe('realtime subscriptions over server-sent events', () => {
     expect(await aStream.message()).toEqual({ type: 'changed', intentId, status: 'created' });
     await prisma.paymentIntent.update({ where: { id: intentId }, data: { status: 'pending_approval' } });
     expect(await aStream.message()).toEqual({ type: 'changed', intentId, status: 'pending_approval' });
+    // Its rail operation (an x402 payment's signed header, then its redemption) announces it too.
+    await prisma.railOperation.create({ data: { paymentIntentId: intentId, rail: 'x402_base', reference: `nonce-${intentId}` } });
+    expect(await aStream.message()).toEqual({ type: 'changed', intentId, status: 'pending_approval' });
+    await prisma.railOperation.update({ where: { paymentIntentId: intentId }, data: { status: 'settled' } });
+    expect(await aStream.message()).toEqual({ type: 'changed', intentId, status: 'pending_approval' });
 
     // B hears only its own: its first message is its own agent's intent.
     const bAgent = await createAgent(b.userId);

@@ -13,7 +13,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type IntentStatus } from '@purser/core';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { createActivities, createPaymentsWorker, paymentWorkflowId, startTemporalDevServer, WORKFLOW_NAMES, type DevServer, type PaymentSteps } from '../src/index';
+import type { GateDecision } from '../src/activities/payments';
 import type { PaymentProgress, paymentWorkflow } from '../src/workflows/payment';
+
+const allow: GateDecision = { decision: 'allow', fired: [], shadow: [], timeBoxMs: null, evaluatedAt: '2026-11-24T00:00:00.000Z' };
 
 const log = (message: string) => process.stderr.write(`[payment workflow test] ${message}\n`);
 
@@ -36,12 +39,24 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-/** An intent that passes its gate at once, and a record of every step called. */
-function stubSteps(executeOnRail: PaymentSteps['executeOnRail'], rail: Partial<Pick<PaymentSteps, 'checkRail' | 'abandonRail'>> = {}) {
+/**
+ * An intent that passes its gate at once, and a record of every step called. authorize declines
+ * unless `authorized` is given, so the steps run one by one.
+ */
+function stubSteps(
+  executeOnRail: PaymentSteps['executeOnRail'],
+  rail: Partial<Pick<PaymentSteps, 'checkRail' | 'abandonRail'>> = {},
+  authorized: Awaited<ReturnType<PaymentSteps['authorize']>> = { authorized: false },
+) {
   const calls: string[] = [];
   let status: IntentStatus = 'created';
   const record = (name: string) => calls.push(name);
   const steps: PaymentSteps = {
+    authorize: async () => {
+      record(`authorize:${authorized.authorized ? 'yes' : 'no'}`);
+      if (authorized.authorized) status = 'processing';
+      return authorized;
+    },
     emitEvent: async (_id, type) => void record(`event:${type}`),
     loadGate: async () => ({
       intent: { amount: '5000000', currency: 'USDC', category: null, merchant: null, toAddress: null, merchantVerified: true, country: null, kyaTier: null },
@@ -122,6 +137,7 @@ describe('paymentWorkflow', () => {
     expect(result.status).toBe('settled');
     expect(attempts).toBe(3);
     expect(calls).toEqual([
+      'authorize:no',
       'event:intent.created',
       'gate:allow',
       'event:intent.approved',
@@ -133,6 +149,51 @@ describe('paymentWorkflow', () => {
       'event:settlement.completed',
       'audit',
     ]);
+  }, 60_000);
+
+  it('takes the front of an authorized payment in one step, yet lists every step of it in its progress', async () => {
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, {
+      authorized: true,
+      rail: 'card',
+      sandbox: true,
+      decision: allow,
+    });
+
+    const result = await runPayment(steps, 3);
+
+    expect(result.status).toBe('settled');
+    expect(calls).toEqual(['authorize:yes', 'execute', 'capture', 'event:settlement.completed', 'audit']);
+    expect(result.steps.map((step) => `${step.step}:${step.status}:${step.detail ?? ''}`)).toEqual([
+      'intent.created:completed:',
+      'policy_gate:completed:allow',
+      'approval:skipped:not required',
+      'intent.approved:completed:',
+      'rail_selection:completed:card (sandbox)',
+      'reserve:completed:',
+      'execute:completed:ref',
+      'capture:completed:',
+      'release:skipped:not needed',
+      'settlement.completed:completed:',
+      'audit:completed:',
+    ]);
+  }, 60_000);
+
+  it('retries the ledger rail’s execute of an authorized payment as its retries allow, then releases', async () => {
+    let attempts = 0;
+    const { steps, calls } = stubSteps(
+      async () => {
+        attempts += 1;
+        throw new Error('database went away');
+      },
+      {},
+      { authorized: true, rail: 'ledger', sandbox: false, decision: allow },
+    );
+
+    const result = await runPayment(steps, 1);
+
+    expect(result.status).toBe('failed');
+    expect(attempts).toBe(2);
+    expect(calls.filter((call) => call.startsWith('release') || call === 'capture' || call === 'abandon')).toEqual(['abandon', 'release:RAIL_ERROR']);
   }, 60_000);
 
   it('releases the held funds once the retries the intent allows are spent', async () => {

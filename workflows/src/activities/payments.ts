@@ -57,11 +57,27 @@ export interface RailStepResult {
   checkAfter: string | null;
 }
 
+/**
+ * authorize's answer. Authorized: the gate allowed the payment, its rail quoted it and its funds
+ * are held, all in one transaction (the intent is processing). Not authorized: nothing was
+ * written, and the payment takes the step-by-step path (gate, approval, rail, reserve).
+ */
+export type AuthorizeOutcome = { authorized: false } | { authorized: true; rail: RailName; sandbox: boolean; decision: GateDecision };
+
 export type ReserveOutcome = { status: 'reserved' } | { status: 'needs_approval' } | { status: IntentStatus; ended: true };
 
 export interface PaymentSteps {
   /** Emits the intent's event (once per intent and type) and starts its webhook deliveries. */
   emitEvent(intentId: string, type: WebhookEventType): Promise<void>;
+  /**
+   * The front of a payment in one transaction, for the payment that needs nothing else: the gate
+   * (under the wallet lock, so its usage is the authoritative one), the rail's quote, the hold,
+   * the transitions created -> approved -> processing with their audit entries, and the
+   * intent.created and intent.approved events. A payment that needs approval, is denied, cannot
+   * be carried or is not covered is left untouched (`authorized: false`). Run again after it
+   * committed, it answers authorized again and changes nothing.
+   */
+  authorize(intentId: string): Promise<AuthorizeOutcome>;
   loadGate(intentId: string): Promise<GateInput>;
   /** Records the decision and moves the intent (created or pending_approval) to approved, pending_approval or blocked. */
   applyGate(intentId: string, decision: GateDecision, revision: string): Promise<GateOutcome>;

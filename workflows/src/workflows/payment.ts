@@ -7,9 +7,13 @@
 // intent.created -> policy and KYA gate -> [approval wait, bounded by the time box] ->
 // intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
 // compensation of the reserve) -> settlement.completed -> audit.
+//
+// The common payment (the gate allows it, the rail quotes it, the balance covers it) takes its
+// front in one step: authorize runs gate, rail quote and reserve in one database transaction,
+// and the progress still lists each of those steps. Every other payment takes them one by one.
 import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
+import type { RailName } from '@purser/core';
 import type { PaymentSteps } from '../activities/payments';
 import { DEFAULT_APPROVAL_TIME_BOX_MS, PAYMENT_FAILURES } from '../constants';
 import { evaluateGate, toGateDecision } from './gate';
@@ -46,11 +50,12 @@ export const progressQuery = defineQuery<PaymentProgress>('progress');
 // Database steps retry until the database answers: a payment must never stop half-way with
 // funds held. Business failures are non-retryable and end the step at once.
 const DATABASE_RETRY = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;
-// The money steps are activities of their own in the history: reserve, capture, release.
+// Histories from before 'authorize-in-one-step' ran reserve, capture and release as activities.
 const db = proxyActivities<PaymentSteps>({ startToCloseTimeout: '15 seconds', retry: DATABASE_RETRY });
-// The short bookkeeping steps (gate, approval, events, audit) run as local activities, in the
-// worker that runs the workflow task: no round trip through the Temporal server each, which
-// halves a payment's latency. Each is one idempotent transaction, safe to run again.
+// The database steps (authorize, gate, approval, reserve, capture, release, events, audit) run
+// as local activities, in the worker that runs the workflow task: no round trip through the
+// Temporal server each. Each is one idempotent transaction, safe to run again; a worker that
+// dies mid-step leaves no marker in the history, and the step runs again elsewhere.
 const local = proxyLocalActivities<PaymentSteps>({ startToCloseTimeout: '15 seconds', retry: DATABASE_RETRY });
 
 /** A pending rail operation is asked again after this long when it names no time. */
@@ -89,62 +94,82 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     return progress;
   };
 
-  begin('intent.created');
-  await local.emitEvent(intentId, 'intent.created');
-  end('completed');
+  // ------------------------------------------------------------ authorize in one step
+  const oneStep = patched('authorize-in-one-step');
+  const money = oneStep ? local : db;
+  let railName: RailName | null = null;
+  const authorized = oneStep ? await local.authorize(intentId) : ({ authorized: false } as const);
+  if (authorized.authorized) {
+    railName = authorized.rail;
+    const at = new Date().toISOString();
+    const done = (step: PaymentStep, status: StepStatus, detail?: string) => progress.steps.push({ step, status, at, ...(detail === undefined ? {} : { detail }) });
+    done('intent.created', 'completed');
+    done('policy_gate', 'completed', firedSummary(authorized.decision));
+    done('approval', 'skipped', 'not required');
+    done('intent.approved', 'completed');
+    done('rail_selection', 'completed', railDetail(authorized));
+    done('reserve', 'completed');
+  }
 
-  // ------------------------------------------------------------ gate, approval, rail, reserve
+  // ------------------------------------------------------------ gate, approval, rail, reserve, one by one
   // Reserve re-checks every limit under the wallet's lock; when limits moved since the gate so
   // that the owner must now approve, the intent goes back to pending approval and round again.
   let approvalOpened: number | null = null;
-  for (let round = 0; ; round++) {
-    if (round >= MAX_GATE_ROUNDS) {
-      return finish(await local.failIntent(intentId, { code: 'GATE_UNSETTLED', message: 'The policy gate could not settle on a decision' }));
-    }
-    const gate = await gateAndApproval();
-    if (gate === 'again') continue;
-    if (gate !== 'approved') return finish(gate);
-
-    progress.status = 'approved';
-    begin('intent.approved');
-    await local.emitEvent(intentId, 'intent.approved');
+  if (!authorized.authorized) {
+    begin('intent.created');
+    await local.emitEvent(intentId, 'intent.created');
     end('completed');
 
-    begin('rail_selection');
-    try {
-      const rail = await local.selectRail(intentId);
-      end('completed', `${rail.rail}${rail.sandbox ? ' (sandbox)' : ''}`);
-    } catch (error) {
-      const failure = businessFailure(error);
-      if (!failure) throw error;
-      end('failed', failure.message);
-      return finish(await local.failIntent(intentId, failure));
-    }
-
-    begin('reserve');
-    let reserved;
-    try {
-      reserved = await db.reserveFunds(intentId);
-    } catch (error) {
-      const failure = businessFailure(error);
-      if (!failure) throw error;
-      end('failed', failure.message);
-      if (failure.type === PAYMENT_FAILURES.POLICY_VIOLATION) {
-        await local.emitEvent(intentId, 'policy.violation');
-        return finish('blocked');
+    for (let round = 0; ; round++) {
+      if (round >= MAX_GATE_ROUNDS) {
+        return finish(await local.failIntent(intentId, { code: 'GATE_UNSETTLED', message: 'The policy gate could not settle on a decision' }));
       }
-      return finish('failed');
-    }
-    if (reserved.status === 'reserved') {
+      const gate = await gateAndApproval();
+      if (gate === 'again') continue;
+      if (gate !== 'approved') return finish(gate);
+
+      progress.status = 'approved';
+      begin('intent.approved');
+      await local.emitEvent(intentId, 'intent.approved');
       end('completed');
-      break;
+
+      begin('rail_selection');
+      try {
+        const rail = await local.selectRail(intentId);
+        railName = rail.rail;
+        end('completed', railDetail(rail));
+      } catch (error) {
+        const failure = businessFailure(error);
+        if (!failure) throw error;
+        end('failed', failure.message);
+        return finish(await local.failIntent(intentId, failure));
+      }
+
+      begin('reserve');
+      let reserved;
+      try {
+        reserved = await money.reserveFunds(intentId);
+      } catch (error) {
+        const failure = businessFailure(error);
+        if (!failure) throw error;
+        end('failed', failure.message);
+        if (failure.type === PAYMENT_FAILURES.POLICY_VIOLATION) {
+          await local.emitEvent(intentId, 'policy.violation');
+          return finish('blocked');
+        }
+        return finish('failed');
+      }
+      if (reserved.status === 'reserved') {
+        end('completed');
+        break;
+      }
+      if ('ended' in reserved) {
+        end('skipped', `intent is ${reserved.status}`);
+        return finish(reserved.status);
+      }
+      end('skipped', 'limits changed: the owner must approve this payment');
+      approvalOpened = null;
     }
-    if ('ended' in reserved) {
-      end('skipped', `intent is ${reserved.status}`);
-      return finish(reserved.status);
-    }
-    end('skipped', 'limits changed: the owner must approve this payment');
-    approvalOpened = null;
   }
   progress.status = 'processing';
 
@@ -211,6 +236,13 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
   });
+  // The ledger rail only records its operation in the database: a local activity, as the
+  // other database steps (since 'authorize-in-one-step').
+  const onLedger = proxyLocalActivities<PaymentSteps>({
+    startToCloseTimeout: '15 seconds',
+    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
+  });
+  const execute = oneStep && railName === 'ledger' ? onLedger : onRail;
   const untilFinal = proxyActivities<PaymentSteps>({
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
@@ -240,7 +272,7 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   /** The rail's first answer; when execute keeps failing, the rail is told to stand down first. */
   async function executeOrAbandon() {
     try {
-      return await onRail.executeOnRail(intentId);
+      return await execute.executeOnRail(intentId);
     } catch (error) {
       if (businessFailure(error)) throw error;
       // Histories written before abandonRail existed went straight to the release.
@@ -251,14 +283,14 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
 
   if (failure) {
     begin('release');
-    await db.releaseFunds(intentId, failure);
+    await money.releaseFunds(intentId, failure);
     end('completed', 'held funds returned to the agent');
     skip('capture', 'payment failed');
     return finish('failed');
   }
 
   begin('capture');
-  await db.capturePayment(intentId);
+  await money.capturePayment(intentId);
   end('completed');
   skip('release', 'not needed');
   progress.status = 'settled';
@@ -269,7 +301,11 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   return finish('settled');
 }
 
-function firedSummary(evaluation: PolicyEvaluation): string {
+function railDetail({ rail, sandbox }: { rail: RailName; sandbox: boolean }): string {
+  return `${rail}${sandbox ? ' (sandbox)' : ''}`;
+}
+
+function firedSummary(evaluation: { decision: string; fired: { shadow: boolean; code: string }[] }): string {
   const enforced = evaluation.fired.filter((rule) => !rule.shadow).map((rule) => rule.code);
   return enforced.length ? `${evaluation.decision}: ${enforced.join(', ')}` : evaluation.decision;
 }

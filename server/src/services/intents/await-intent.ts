@@ -6,9 +6,10 @@
  * With the event bus, the intent is read again when the database announces a change to it
  * (every intent update notifies 'purser_events' on commit) or asks subscribers to re-read
  * after a reconnection, so the answer follows the commit without polling; a read every
- * 250 ms remains as a backstop. Without it (and for predicates that look beyond the intent
- * row), it is read every 20 ms for the first seconds, when a payment usually completes, then
- * every 200 ms, so a payment waiting for the owner does not load the database.
+ * 250 ms remains as a backstop. A rail operation's row announces its intent too, so a
+ * predicate may look at it. Without the bus, the intent is read every 20 ms for the first
+ * seconds, when a payment usually completes, then every 200 ms, so a payment waiting for the
+ * owner does not load the database.
  */
 import type { IntentView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';

@@ -112,7 +112,7 @@ export async function applyGateDecision(tx: TransactionClient, intentId: string,
 
   const policyDecision = decision as unknown as Prisma.InputJsonObject;
   const enforced = decision.fired.filter((rule) => !rule.shadow);
-  const audit = { decision: decision.decision, fired: enforced.map((rule) => rule.code), shadow: decision.shadow.map((s) => ({ policy_id: s.policyId, decision: s.decision })) };
+  const audit = gateAudit(decision);
   if (decision.shadow.length) log('shadow policies evaluated', { intentId, enforced: decision.decision, shadow: decision.shadow });
 
   if (decision.decision === 'deny') {
@@ -135,4 +135,13 @@ export async function applyGateDecision(tx: TransactionClient, intentId: string,
   // the workflow's openApproval then sets the deadline its timer keeps.
   if (to === 'pending_approval') await openApproval(tx, intentId, new Date(Date.parse(decision.evaluatedAt) + (decision.timeBoxMs ?? DEFAULT_APPROVAL_TIME_BOX_MS)));
   return { status: to };
+}
+
+/** The gate's decision as its audit entry records it: enforced rules that fired, shadow policies' verdicts. */
+export function gateAudit(decision: GateDecision) {
+  return {
+    decision: decision.decision,
+    fired: decision.fired.filter((rule) => !rule.shadow).map((rule) => rule.code),
+    shadow: decision.shadow.map((s) => ({ policy_id: s.policyId, decision: s.decision })),
+  };
 }

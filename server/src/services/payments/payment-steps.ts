@@ -12,6 +12,7 @@ import { startWebhookDeliveries } from '../webhooks/start-webhook-deliveries';
 import { intentSelect, toIntentView } from '../intents/intent-view';
 import type { Rails } from '../rails/create-rails';
 import { openApproval, resolveApproval } from './approval-steps';
+import { authorizePayment } from './authorize-payment';
 import { applyGateDecision, loadGateInput, SYSTEM_ACTOR } from './gate';
 import { abandonRail, checkRail, chooseRail, executeOnRail } from './rail-steps';
 import { reserveFunds } from './reserve-funds';
@@ -31,6 +32,11 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
       });
       await startWebhookDeliveries(temporal, emitted.deliveryIds);
     },
+    authorize: (intentId) =>
+      authorizePayment(
+        { prisma, rails, startDeliveries: (deliveryIds) => startWebhookDeliveries(temporal, deliveryIds), log: (message, data) => logger.info(data, message) },
+        intentId,
+      ),
     loadGate: (intentId) => prisma.$transaction((tx: TransactionClient) => loadGateInput(tx, intentId, new Date())),
     applyGate: (intentId, decision, revision) =>
       withAuditRetry(prisma, (tx) => applyGateDecision(tx, intentId, decision, revision, (message, data) => logger.info(data, message))),

@@ -13,8 +13,12 @@ import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
 import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
-import { lockIntent, transitionIntent } from '../intents/transition-intent';
+import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { loadGateInput, SYSTEM_ACTOR } from './gate';
+
+/** What the hold's pending payment row copies from the intent. */
+export const holdRowSelect = { category: true, merchant: true, toAddress: true, purpose: true, metadata: true, rail: true } as const satisfies Prisma.PaymentIntentSelect;
+type HoldRow = Prisma.PaymentIntentGetPayload<{ select: typeof holdRowSelect }>;
 
 type Refusal = { code: 'POLICY_VIOLATION' | 'INSUFFICIENT_FUNDS' | 'AGENT_SUSPENDED'; message: string };
 
@@ -32,12 +36,7 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
   const row = await tx.paymentIntent.findUniqueOrThrow({
     where: { id: intentId },
     select: {
-      category: true,
-      merchant: true,
-      toAddress: true,
-      purpose: true,
-      metadata: true,
-      rail: true,
+      ...holdRowSelect,
       approval: { select: { status: true } },
       agent: { select: { status: true, wallet: { select: { id: true } } } },
     },
@@ -73,13 +72,28 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
   }
   if (agentAccount.balance < intent.amount) return refuse('INSUFFICIENT_FUNDS', 'Insufficient balance');
 
-  const holdAccount = await getOrCreateHoldAccount(tx, agent.wallet.id, intent.currency);
+  await holdFunds(tx, intent, { ...row, walletId: agent.wallet.id, agentAccountId: agentAccount.id }, { at, policyDecision });
+  return { outcome: { status: 'reserved' } };
+}
+
+/**
+ * agent -> hold for an approved intent whose limits were just checked under the wallet lock,
+ * the agent's pending payment row, and the intent moved to processing (audited).
+ */
+export async function holdFunds(
+  tx: TransactionClient,
+  intent: LockedIntent,
+  row: HoldRow & { walletId: string; agentAccountId: string },
+  { at, policyDecision }: { at: Date; policyDecision: Prisma.InputJsonObject },
+): Promise<void> {
+  const intentId = intent.id;
+  const holdAccount = await getOrCreateHoldAccount(tx, row.walletId, intent.currency);
   const hold = await postLedgerTransaction(tx, {
     type: 'payment_hold',
     description: `Funds held for payment intent ${intentId}`,
     paymentIntentId: intentId,
     entries: [
-      { accountId: agentAccount.id, amount: -intent.amount, currency: intent.currency },
+      { accountId: row.agentAccountId, amount: -intent.amount, currency: intent.currency },
       { accountId: holdAccount, amount: intent.amount, currency: intent.currency },
     ],
   });
@@ -105,7 +119,6 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
     data: { reservedAt: at, policyDecision },
     audit: { ledger_transaction_id: hold.id, amount: intent.amount.toString(), currency: intent.currency },
   });
-  return { outcome: { status: 'reserved' } };
 }
 
 /** A money transaction with the wallet-burst timeouts, run again on an audit chain conflict. */

@@ -23,7 +23,7 @@ import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './up
 import { assertSignedAsPriced, DEFAULT_X402_MAX_VALIDITY_SECONDS, priceRequirement, type PricedRequirement } from './x402-authorization';
 import { decodePaymentHeader, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
-export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'outbound' | 'publicUrl' | 'logger' | 'x402MaxValiditySeconds'>;
+export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'outbound' | 'publicUrl' | 'logger' | 'x402MaxValiditySeconds'> & Partial<Pick<AppDeps, 'events'>>;
 
 function priceFor(deps: X402Deps, requirement: Record<string, unknown>, x402Version: X402Version): PricedRequirement {
   return priceRequirement(requirement, x402Version, deps.chain.info, deps.x402MaxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS);
@@ -151,6 +151,8 @@ export async function signX402Payment(
     intentId,
     async (current) => isAnswerable(current) || (current.status === 'processing' && (await operationOf()) !== null),
     options.waitMs ?? PAYMENT_WAIT_MS,
+    // The operation's row announces its intent (migration rail_operation_notify).
+    { events: deps.events },
   );
   const refusal = refusalOf(intent);
   if (refusal) throw refusal;
@@ -239,7 +241,7 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   let intent;
   if (settledBySeller) {
     await signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
-    ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, SETTLEMENT_WAIT_MS));
+    ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, SETTLEMENT_WAIT_MS, { events: deps.events }));
   } else {
     intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
   }

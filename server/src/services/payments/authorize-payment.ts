@@ -1,0 +1,99 @@
+/**
+ * Authorize: the front of the common payment in one database transaction. When the gate allows
+ * the payment, its rail quotes it and the agent's balance covers it, one transaction records the
+ * gate's decision, holds the funds, moves the intent created -> approved -> processing with
+ * their audit entries, and emits intent.created and intent.approved. That replaces five
+ * steps of the workflow (gate load, gate apply, rail selection, reserve, two events).
+ *
+ * The gate runs under the agent wallet's lock, with the usage read there: the same authoritative
+ * check reserve makes, so a burst of one agent's payments cannot overspend a balance or a limit.
+ * Anything else (approval needed, a denial, no rail, too little money, a suspended agent, an
+ * intent that is no longer `created`) writes nothing and answers `authorized: false`: the
+ * workflow then takes the steps one by one, each recording its own outcome and events.
+ *
+ * Funds are held only inside the workflow: an intent whose workflow never started holds nothing.
+ */
+import { isAppError } from '@purser/core';
+import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
+import type { AuthorizeOutcome, GateDecision } from '@purser/workflows/activities/payments';
+import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
+import { getOrCreateAgentAccount } from '../ledger/post-ledger-transaction';
+import { intentSelect, toIntentView } from '../intents/intent-view';
+import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
+import type { Rails } from '../rails/create-rails';
+import { emitPaymentEvent } from '../webhooks/emit-payment-event';
+import { gateAudit, loadGateInput, SYSTEM_ACTOR } from './gate';
+import { chooseRail } from './rail-steps';
+import { holdFunds, holdRowSelect, withMoneyRetry } from './reserve-funds';
+
+export interface AuthorizeDeps {
+  prisma: PrismaClient;
+  rails: Rails;
+  /** Starts the webhook deliveries of the events, after the commit. */
+  startDeliveries: (deliveryIds: string[]) => Promise<void>;
+  log: (message: string, data: object) => void;
+}
+
+export async function authorizePayment({ prisma, rails, startDeliveries, log }: AuthorizeDeps, intentId: string): Promise<AuthorizeOutcome> {
+  let rail;
+  try {
+    rail = await chooseRail(prisma, rails, intentId);
+  } catch (error) {
+    // The step-by-step path fails the intent with the rail's reason.
+    if (isAppError(error) && error.code === 'RAIL_UNAVAILABLE') return { authorized: false };
+    throw error;
+  }
+  const result = await withMoneyRetry(prisma, (tx) => authorizeInTransaction(tx, intentId, log));
+  if (!result) return { authorized: false };
+  await startDeliveries(result.deliveryIds);
+  return { authorized: true, rail: rail.rail, sandbox: rail.sandbox, decision: result.decision };
+}
+
+async function authorizeInTransaction(
+  tx: TransactionClient,
+  intentId: string,
+  log: AuthorizeDeps['log'],
+): Promise<{ decision: GateDecision; deliveryIds: string[] } | null> {
+  const intent = await lockIntent(tx, intentId);
+  // Run again after it committed (a worker lost before the workflow recorded the answer).
+  if (intent.status === 'processing' && intent.reservedAt !== null) return alreadyAuthorized(tx, intent);
+  if (intent.status !== 'created') return null;
+
+  const row = await tx.paymentIntent.findUniqueOrThrow({
+    where: { id: intentId },
+    select: { ...holdRowSelect, ...intentSelect, agent: { select: { status: true, wallet: { select: { id: true } } } } },
+  });
+  const wallet = row.agent.wallet;
+  if (row.agent.status !== 'active' || !wallet) return null;
+
+  // Lock order as in reserve: the agent's wallet (inside getOrCreateAgentAccount), then its accounts.
+  const agentAccount = await getOrCreateAgentAccount(tx, wallet.id, intent.currency);
+  const at = new Date();
+  const evaluation = evaluateGate(await loadGateInput(tx, intentId, at), at);
+  if (evaluation.decision !== 'allow' || agentAccount.balance < intent.amount) return null;
+
+  const decision = toGateDecision(evaluation, at);
+  const policyDecision = decision as unknown as Prisma.InputJsonObject;
+  if (decision.shadow.length) log('shadow policies evaluated', { intentId, enforced: decision.decision, shadow: decision.shadow });
+
+  const created = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.created', intent: toIntentView(row), at });
+  const approved = await transitionIntent(tx, intent, { to: 'approved', actor: SYSTEM_ACTOR, data: { policyDecision }, audit: gateAudit(decision) });
+  const approvedEvent = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.approved', intent: await viewOf(tx, intentId), at });
+  await holdFunds(tx, approved, { ...row, walletId: wallet.id, agentAccountId: agentAccount.id }, { at, policyDecision });
+  return { decision, deliveryIds: [...created.deliveryIds, ...approvedEvent.deliveryIds] };
+}
+
+async function alreadyAuthorized(tx: TransactionClient, intent: LockedIntent): Promise<{ decision: GateDecision; deliveryIds: string[] }> {
+  const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intent.id }, select: intentSelect });
+  const decision = row.policyDecision as unknown as GateDecision;
+  const deliveryIds: string[] = [];
+  // The events exist: emitting again reuses them and answers their deliveries, to start again.
+  for (const type of ['intent.created', 'intent.approved'] as const) {
+    deliveryIds.push(...(await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId: intent.id, type, intent: toIntentView(row) })).deliveryIds);
+  }
+  return { decision, deliveryIds };
+}
+
+async function viewOf(tx: TransactionClient, intentId: string) {
+  return toIntentView(await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect }));
+}

@@ -1,0 +1,176 @@
+/**
+ * authorize, the front of the common payment in one transaction, called directly on a real
+ * database (both engines): it holds the funds, records the gate's decision, the transitions,
+ * their audit entries and the two events at once, and changes nothing when run again; every
+ * payment it cannot carry alone (approval, denial, no rail, too little money, a suspended agent,
+ * an intent no longer created) is left exactly as it was; and a burst of one agent's payments
+ * authorized at once never passes its daily limit.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrismaClient } from '@purser/db';
+import { verifyLedger } from '../src/services/ledger/verify-ledger';
+import { authorizePayment, type AuthorizeDeps } from '../src/services/payments/authorize-payment';
+import { createRails } from '../src/services/rails/create-rails';
+import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { insertIntentRow } from './support/intent-rows';
+import { createTestApp, type TestApp } from './support/test-app';
+
+let t: TestApp;
+let prisma: PrismaClient;
+let owner: SignedUpOwner;
+let deps: AuthorizeDeps;
+const started: string[][] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  prisma = t.deps.db.prisma;
+  owner = await signUpTestOwner(t.app, prisma);
+  const topUp = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/top-up', headers: owner.headers, payload: { amount: 10_000 } });
+  expect(topUp.statusCode).toBe(200);
+  // An endpoint for every payment event: the events' deliveries must be started after the commit.
+  const endpoint = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: owner.headers,
+    payload: { url: 'https://receiver.example.com/purser', events: ['intent.created', 'intent.approved'] },
+  });
+  expect(endpoint.statusCode, endpoint.body).toBe(201);
+  deps = { prisma, rails: createRails({ prisma }), startDeliveries: async (ids) => void started.push(ids), log: () => {} };
+}, 120_000);
+
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+async function api(method: 'POST' | 'PATCH', url: string, payload: object) {
+  const response = await t.app.inject({ method, url, headers: owner.headers, payload });
+  expect(response.statusCode, response.body).toBeLessThan(300);
+  return response.json() as Record<string, unknown>;
+}
+
+async function fundedAgent(fund: number, rules: { max_transaction_amount?: number; max_daily_limit?: number; approval_threshold?: number } = {}): Promise<string> {
+  const { approval_threshold, ...limits } = rules;
+  const created = (await api('POST', '/api/v1/agents', { name: 'Payer', max_transaction_amount: 100, max_daily_limit: 1000, ...limits })) as { agent: { id: string } };
+  const agentId = created.agent.id;
+  if (approval_threshold !== undefined) await api('PATCH', `/api/v1/agents/${agentId}/spending-rules`, { approval_threshold });
+  await api('POST', '/api/v1/wallet/fund-agent', { agent_id: agentId, amount: fund });
+  return agentId;
+}
+
+/** A new intent, as createIntent leaves it for its workflow. */
+function createdIntent(agentId: string, amount: bigint, rail: 'ledger' | 'x402_base' = 'ledger'): Promise<string> {
+  return insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount, rail });
+}
+
+/** Everything authorize may write about an intent, to compare before and after. */
+async function footprint(intentId: string) {
+  const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true, reservedAt: true, policyDecision: true, agentId: true } });
+  const [ledger, events, audit, payments] = await Promise.all([
+    prisma.ledgerTransaction.findMany({ where: { paymentIntentId: intentId }, select: { type: true } }),
+    prisma.paymentEvent.findMany({ where: { paymentIntentId: intentId }, orderBy: { type: 'asc' }, select: { id: true, type: true } }),
+    prisma.auditEvent.findMany({ where: { subject: `payment_intent:${intentId}` }, orderBy: { seq: 'asc' }, select: { action: true } }),
+    prisma.agentTransaction.count({ where: { paymentIntentId: intentId } }),
+  ]);
+  const deliveries = await prisma.webhookDelivery.count({ where: { eventId: { in: events.map((event) => event.id) } } });
+  const wallet = await prisma.agentWallet.findUniqueOrThrow({ where: { agentId: intent.agentId }, select: { balanceUsdc: true } });
+  return {
+    status: intent.status,
+    reserved: intent.reservedAt !== null,
+    decision: (intent.policyDecision as { decision?: string } | null)?.decision ?? null,
+    ledger: ledger.map((row) => row.type),
+    events: events.map((row) => row.type),
+    audit: audit.map((row) => row.action),
+    payments,
+    deliveries,
+    balance: wallet.balanceUsdc,
+  };
+}
+
+describe('authorize', () => {
+  it('holds the funds and records decision, transitions, audit and events in one go, and changes nothing when run again', async () => {
+    const agentId = await fundedAgent(50);
+    const intentId = await createdIntent(agentId, 12_000_000n);
+    started.length = 0;
+
+    const outcome = await authorizePayment(deps, intentId);
+
+    expect(outcome).toMatchObject({ authorized: true, rail: 'ledger', sandbox: false, decision: { decision: 'allow' } });
+    const after = await footprint(intentId);
+    expect(after).toEqual({
+      status: 'processing',
+      reserved: true,
+      decision: 'allow',
+      ledger: ['payment_hold'],
+      events: ['intent.approved', 'intent.created'],
+      audit: ['payment_intent.approved', 'payment_intent.processing'],
+      payments: 1,
+      deliveries: 2,
+      balance: 38_000_000n,
+    });
+    // Both events' deliveries are started, after the commit.
+    expect(started.flat()).toHaveLength(2);
+    const createdEvent = await prisma.paymentEvent.findFirstOrThrow({ where: { paymentIntentId: intentId, type: 'intent.created' }, select: { payload: true } });
+    expect(createdEvent.payload).toMatchObject({ type: 'intent.created', data: { intent: { id: intentId, status: 'created' } } });
+    const approvedEvent = await prisma.paymentEvent.findFirstOrThrow({ where: { paymentIntentId: intentId, type: 'intent.approved' }, select: { payload: true } });
+    expect(approvedEvent.payload).toMatchObject({ type: 'intent.approved', data: { intent: { id: intentId, status: 'approved' } } });
+
+    // A worker lost after the commit runs it again: the same answer, nothing new.
+    started.length = 0;
+    expect(await authorizePayment(deps, intentId)).toMatchObject({ authorized: true, rail: 'ledger', decision: { decision: 'allow' } });
+    expect(await footprint(intentId)).toEqual(after);
+    expect(started.flat()).toHaveLength(2);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  const untouched: [string, (agentId: string) => Promise<string>, Parameters<typeof fundedAgent>][] = [
+    ['one that needs the owner’s approval', (agentId) => createdIntent(agentId, 20_000_000n), [100, { approval_threshold: 10 }]],
+    ['one the spending rules deny', (agentId) => createdIntent(agentId, 20_000_000n), [100, { max_transaction_amount: 10 }]],
+    ['one the balance does not cover', (agentId) => createdIntent(agentId, 20_000_000n), [15]],
+    ['one its rail cannot carry', (agentId) => createdIntent(agentId, 2_000_000n, 'x402_base'), [100]],
+    [
+      'one no longer created (cancelled)',
+      async (agentId) => {
+        const id = await createdIntent(agentId, 2_000_000n);
+        await prisma.paymentIntent.update({ where: { id }, data: { status: 'cancelled' } });
+        return id;
+      },
+      [100],
+    ],
+    [
+      'one of a suspended agent',
+      async (agentId) => {
+        const id = await createdIntent(agentId, 2_000_000n);
+        await api('POST', `/api/v1/agents/${agentId}/suspend`, {});
+        return id;
+      },
+      [100],
+    ],
+  ];
+
+  it.each(untouched)('leaves %s exactly as it was, for the step-by-step path', async (_name, intentOf, agentArgs) => {
+    const agentId = await fundedAgent(...agentArgs);
+    const intentId = await intentOf(agentId);
+    const before = await footprint(intentId);
+    started.length = 0;
+
+    expect(await authorizePayment(deps, intentId)).toEqual({ authorized: false });
+
+    expect(await footprint(intentId)).toEqual(before);
+    expect(before.ledger).toEqual([]);
+    expect(started).toEqual([]);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('authorizes a burst of one agent’s payments under its wallet lock: never past the daily limit', async () => {
+    const agentId = await fundedAgent(500, { max_daily_limit: 50 });
+    const intents = await Promise.all(Array.from({ length: 12 }, () => createdIntent(agentId, 10_000_000n)));
+
+    const outcomes = await Promise.all(intents.map((id) => authorizePayment(deps, id)));
+
+    expect(outcomes.filter((outcome) => outcome.authorized)).toHaveLength(5);
+    const statuses = await prisma.paymentIntent.groupBy({ by: ['status'], where: { agentId }, _count: true });
+    expect(Object.fromEntries(statuses.map((row) => [row.status, row._count]))).toEqual({ processing: 5, created: 7 });
+    expect((await footprint(intents[0]!)).balance).toBe(450_000_000n);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+});
