@@ -8,13 +8,15 @@ import { toDecimalString, toDollars, type AgentBalanceView } from '@purser/core'
 import type { Address } from 'viem';
 import type { AppDeps } from '../../trpc/context';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
-import { getAgent } from '../agents/get-agent';
 import { networkView } from './network-view';
 
 export async function getAgentBalance(deps: Pick<AppDeps, 'db' | 'chain' | 'logger'>, agent: AuthenticatedAgent): Promise<AgentBalanceView> {
-  const view = await getAgent(deps, agent.ownerId, agent.agentId);
-  const wallet = view.agent_wallets;
-  const address = wallet?.evm_wallet_address as Address | null | undefined;
+  // The wallet alone, in one statement: the key's check has already found the agent live and its owner's.
+  const wallet = await deps.db.prisma.agentWallet.findFirst({
+    where: { agentId: agent.agentId, agent: { ownerId: agent.ownerId, status: { not: 'deleted' } } },
+    select: { balanceUsdc: true, balanceUsdt: true, evmWalletAddress: true },
+  });
+  const address = wallet?.evmWalletAddress as Address | null | undefined;
 
   let usdc: bigint | null = null;
   let eth: bigint | null = null;
@@ -34,13 +36,13 @@ export async function getAgentBalance(deps: Pick<AppDeps, 'db' | 'chain' | 'logg
     wallet_address: address ?? null,
     balances: {
       USDC: {
-        ledger: wallet?.balance_usdc ?? 0,
-        ledger_exact: wallet?.balance_usdc_exact ?? '0',
+        ledger: toDollars(wallet?.balanceUsdc ?? 0n),
+        ledger_exact: toDecimalString(wallet?.balanceUsdc ?? 0n),
         on_chain: usdc === null ? null : toDollars(usdc),
         on_chain_exact: usdc === null ? null : toDecimalString(usdc),
       },
       // No USDT contract is deployed on the sandbox or Base Sepolia: USDT lives in the ledger.
-      USDT: { ledger: wallet?.balance_usdt ?? 0, ledger_exact: wallet?.balance_usdt_exact ?? '0', on_chain: null, on_chain_exact: null },
+      USDT: { ledger: toDollars(wallet?.balanceUsdt ?? 0n), ledger_exact: toDecimalString(wallet?.balanceUsdt ?? 0n), on_chain: null, on_chain_exact: null },
     },
     eth_wei: eth === null ? null : eth.toString(),
     network: networkView(deps.chain),

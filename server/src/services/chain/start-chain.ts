@@ -115,7 +115,8 @@ async function startSandboxChain(config: ChainConfig, logger?: ChainLogger): Pro
       rpcUrls: { default: { http: [anvil.rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
-    const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl) });
+    // Reads made together (a balance's USDC and ETH) go to the node as one JSON-RPC batch.
+    const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl, { batch: true }) });
     const testClient = createTestClient({ chain, mode: 'anvil', transport: http(anvil.rpcUrl) });
     const admin = createSerialWallet(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain, anvil.rpcUrl);
     const seller = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).address;
@@ -160,7 +161,8 @@ async function connectChain(config: ChainConfig, rpcUrl: string, logger?: ChainL
   const known = REAL_NETWORKS[network];
   if (!known) throw new Error(`Unsupported EVM network ${network}: use one of ${Object.keys(REAL_NETWORKS).join(', ')}`);
   const { info, chain } = known;
-  const publicClient = createPublicClient({ chain, transport: http(rpcUrl) });
+  // Reads made together (a balance's USDC and ETH) go to the node as one JSON-RPC batch.
+  const publicClient = createPublicClient({ chain, transport: http(rpcUrl, { batch: true }) });
   const chainId = await publicClient.getChainId();
   if (chainId !== info.chainId) throw new Error(`The RPC URL serves chain ${chainId}, not ${info.displayName} (${info.chainId})`);
 
