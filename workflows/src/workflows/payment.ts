@@ -236,17 +236,27 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
   });
-  // The ledger rail only records its operation in the database: a local activity, as the
-  // other database steps (since 'authorize-in-one-step').
-  const onLedger = proxyLocalActivities<PaymentSteps>({
-    startToCloseTimeout: '15 seconds',
-    retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
-  });
-  const execute = oneStep && railName === 'ledger' ? onLedger : onRail;
   const untilFinal = proxyActivities<PaymentSteps>({
     startToCloseTimeout: '30 seconds',
     retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
   });
+  // Since 'authorize-in-one-step', the rails whose steps are short run them in the worker, as
+  // local activities with the same retries: the ledger only records its operation; x402 signs
+  // with the agent's key and reads the chain (a few RPC calls, each bounded by the client's
+  // timeout). Cancelling an x402 authorisation on chain (abandonRail) stays an activity.
+  const inWorker = oneStep && (railName === 'ledger' || railName === 'x402-base');
+  const execute = inWorker
+    ? proxyLocalActivities<PaymentSteps>({
+        startToCloseTimeout: '30 seconds',
+        retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds', maximumAttempts: maxRetries + 1 },
+      })
+    : onRail;
+  const follow = inWorker
+    ? proxyLocalActivities<PaymentSteps>({
+        startToCloseTimeout: '30 seconds',
+        retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
+      })
+    : untilFinal;
   begin('execute');
   let failure: { code: string; message: string } | null = null;
   try {
@@ -258,7 +268,7 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
         const wait = result.checkAfter ? Date.parse(result.checkAfter) - Date.now() : RAIL_POLL_MS;
         await condition(() => railUpdated, Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
         railUpdated = false;
-        result = await untilFinal.checkRail(intentId);
+        result = await follow.checkRail(intentId);
       }
       end('completed', result.reference);
     }

@@ -195,7 +195,7 @@ export function insufficientFunds(cause?: unknown): AppError {
  * An overdraft refused by the database: the posting function's check ('insufficient funds: ...')
  * or CHECK (balance >= 0) on an account or wallet, raised through the posting trigger.
  */
-function isOverdraft(error: unknown): boolean {
+export function isOverdraft(error: unknown): boolean {
   const database = databaseErrorOf(error);
   return database?.code === '23514' && (/_not_negative"?/.test(database.message) || /insufficient funds: /.test(database.message));
 }
