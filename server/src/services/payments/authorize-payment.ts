@@ -18,12 +18,13 @@ import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import type { AuthorizeOutcome, GateDecision } from '@purser/workflows/activities/payments';
 import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
 import { getOrCreateAgentAccount } from '../ledger/post-ledger-transaction';
-import { intentSelect, toIntentView } from '../intents/intent-view';
+import { intentSelect, toIntentView, type IntentRow } from '../intents/intent-view';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
-import type { Rails } from '../rails/create-rails';
+import { selectRail, type Rails } from '../rails/create-rails';
+import type { Rail } from '../rails/rail';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { gateAudit, loadGateInput, SYSTEM_ACTOR } from './gate';
-import { chooseRail } from './rail-steps';
+import { railPaymentSelect, toRailPayment } from './rail-steps';
 import { holdFunds, holdRowSelect, withMoneyRetry } from './reserve-funds';
 
 export interface AuthorizeDeps {
@@ -35,34 +36,38 @@ export interface AuthorizeDeps {
 }
 
 export async function authorizePayment({ prisma, rails, startDeliveries, log }: AuthorizeDeps, intentId: string): Promise<AuthorizeOutcome> {
-  let rail;
-  try {
-    rail = await chooseRail(prisma, rails, intentId);
-  } catch (error) {
-    // The step-by-step path fails the intent with the rail's reason.
-    if (isAppError(error) && error.code === 'RAIL_UNAVAILABLE') return { authorized: false };
-    throw error;
-  }
-  const result = await withMoneyRetry(prisma, (tx) => authorizeInTransaction(tx, intentId, log));
+  const result = await withMoneyRetry(prisma, (tx) => authorizeInTransaction(tx, rails, intentId, log));
   if (!result) return { authorized: false };
   await startDeliveries(result.deliveryIds);
-  return { authorized: true, rail: rail.rail, sandbox: rail.sandbox, decision: result.decision };
+  return { authorized: true, rail: result.rail.name, sandbox: result.rail.sandbox, decision: result.decision };
 }
 
-async function authorizeInTransaction(
-  tx: TransactionClient,
-  intentId: string,
-  log: AuthorizeDeps['log'],
-): Promise<{ decision: GateDecision; deliveryIds: string[] } | null> {
-  const intent = await lockIntent(tx, intentId);
-  // Run again after it committed (a worker lost before the workflow recorded the answer).
-  if (intent.status === 'processing' && intent.reservedAt !== null) return alreadyAuthorized(tx, intent);
-  if (intent.status !== 'created') return null;
+type Authorized = { decision: GateDecision; deliveryIds: string[]; rail: Pick<Rail, 'name' | 'sandbox'> };
 
+async function authorizeInTransaction(tx: TransactionClient, rails: Rails, intentId: string, log: AuthorizeDeps['log']): Promise<Authorized | null> {
+  const intent = await lockIntent(tx, intentId);
   const row = await tx.paymentIntent.findUniqueOrThrow({
     where: { id: intentId },
-    select: { ...holdRowSelect, ...intentSelect, agent: { select: { status: true, wallet: { select: { id: true } } } } },
+    select: {
+      ...holdRowSelect,
+      ...intentSelect,
+      ...railPaymentSelect,
+      agent: { select: { status: true, wallet: { select: { id: true, walletAddress: true, evmWalletAddress: true } } } },
+    },
   });
+  // A quote reads only the payment (no network): the rail, or the step-by-step path fails the intent with its reason.
+  const { payment, rail: requested } = toRailPayment(intentId, row);
+  let rail: Rail;
+  try {
+    ({ rail } = await selectRail(rails, requested, payment));
+  } catch (error) {
+    if (isAppError(error) && error.code === 'RAIL_UNAVAILABLE') return null;
+    throw error;
+  }
+  // Run again after it committed (a worker lost before the workflow recorded the answer).
+  if (intent.status === 'processing' && intent.reservedAt !== null) return { ...(await alreadyAuthorized(tx, intent, row)), rail };
+  if (intent.status !== 'created') return null;
+
   const wallet = row.agent.wallet;
   if (row.agent.status !== 'active' || !wallet) return null;
 
@@ -78,22 +83,18 @@ async function authorizeInTransaction(
 
   const created = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.created', intent: toIntentView(row), at });
   const approved = await transitionIntent(tx, intent, { to: 'approved', actor: SYSTEM_ACTOR, data: { policyDecision }, audit: gateAudit(decision) });
-  const approvedEvent = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.approved', intent: await viewOf(tx, intentId), at });
+  // The intent as the transition left it, without reading it again.
+  const approvedView = toIntentView({ ...row, status: 'approved', policyDecision: decision as unknown as Prisma.JsonValue, updatedAt: at });
+  const approvedEvent = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.approved', intent: approvedView, at });
   await holdFunds(tx, approved, { ...row, walletId: wallet.id, agentAccountId: agentAccount.id }, { at, policyDecision });
-  return { decision, deliveryIds: [...created.deliveryIds, ...approvedEvent.deliveryIds] };
+  return { decision, deliveryIds: [...created.deliveryIds, ...approvedEvent.deliveryIds], rail };
 }
 
-async function alreadyAuthorized(tx: TransactionClient, intent: LockedIntent): Promise<{ decision: GateDecision; deliveryIds: string[] }> {
-  const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intent.id }, select: intentSelect });
-  const decision = row.policyDecision as unknown as GateDecision;
+/** The events exist: emitting again reuses them and answers their deliveries, to start again. */
+async function alreadyAuthorized(tx: TransactionClient, intent: LockedIntent, row: IntentRow): Promise<Omit<Authorized, 'rail'>> {
   const deliveryIds: string[] = [];
-  // The events exist: emitting again reuses them and answers their deliveries, to start again.
   for (const type of ['intent.created', 'intent.approved'] as const) {
     deliveryIds.push(...(await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId: intent.id, type, intent: toIntentView(row) })).deliveryIds);
   }
-  return { decision, deliveryIds };
-}
-
-async function viewOf(tx: TransactionClient, intentId: string) {
-  return toIntentView(await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect }));
+  return { decision: row.policyDecision as unknown as GateDecision, deliveryIds };
 }

@@ -4,27 +4,25 @@
  * the workflow then releases the held funds.
  */
 import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb } from '@purser/core';
-import type { PrismaClient } from '@purser/db';
+import type { Prisma, PrismaClient } from '@purser/db';
 import type { RailStepResult } from '@purser/workflows/activities/payments';
 import { selectRail, type Rails } from '../rails/create-rails';
 import { declinedError, recordOperationOnce, type RailPayment, type RailResult } from '../rails/rail';
 
-export async function railPaymentOf(prisma: PrismaClient, intentId: string): Promise<{ payment: RailPayment; rail: string }> {
-  const intent = await prisma.paymentIntent.findUnique({
-    where: { id: intentId },
-    select: {
-      amount: true,
-      currency: true,
-      toAddress: true,
-      merchant: true,
-      geography: true,
-      metadata: true,
-      rail: true,
-      agentId: true,
-      agent: { select: { wallet: { select: { walletAddress: true, evmWalletAddress: true } } } },
-    },
-  });
-  if (!intent) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
+/** What a rail needs of an intent, to quote or execute it. */
+export const railPaymentSelect = {
+  amount: true,
+  currency: true,
+  toAddress: true,
+  merchant: true,
+  geography: true,
+  metadata: true,
+  rail: true,
+  agentId: true,
+  agent: { select: { wallet: { select: { walletAddress: true, evmWalletAddress: true } } } },
+} as const satisfies Prisma.PaymentIntentSelect;
+
+export function toRailPayment(intentId: string, intent: Prisma.PaymentIntentGetPayload<{ select: typeof railPaymentSelect }>): { payment: RailPayment; rail: string } {
   const wallet = intent.agent.wallet;
   return {
     rail: railFromDb(intent.rail ?? 'ledger'),
@@ -39,6 +37,12 @@ export async function railPaymentOf(prisma: PrismaClient, intentId: string): Pro
       payer: { agentId: intent.agentId, walletAddress: wallet?.walletAddress ?? '', evmAddress: wallet?.evmWalletAddress ?? null },
     },
   };
+}
+
+export async function railPaymentOf(prisma: PrismaClient, intentId: string): Promise<{ payment: RailPayment; rail: string }> {
+  const intent = await prisma.paymentIntent.findUnique({ where: { id: intentId }, select: railPaymentSelect });
+  if (!intent) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
+  return toRailPayment(intentId, intent);
 }
 
 export async function chooseRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<{ rail: RailStepResult['rail']; sandbox: boolean }> {

@@ -49,12 +49,12 @@ export async function emitPaymentEvent(tx: TransactionClient, input: EmitPayment
     orderBy: { id: 'asc' },
     select: { id: true },
   });
-  if (endpoints.length > 0) {
-    await tx.webhookDelivery.createMany({
-      data: endpoints.map((endpoint) => ({ endpointId: endpoint.id, eventId, eventType: input.type, payload: json, createdAt: at })),
-      skipDuplicates: true,
-    });
-  }
+  // A new event has no deliveries but those made here: none when no endpoint wants it.
+  if (endpoints.length === 0) return { eventId, deliveryIds: [] };
+  await tx.webhookDelivery.createMany({
+    data: endpoints.map((endpoint) => ({ endpointId: endpoint.id, eventId, eventType: input.type, payload: json, createdAt: at })),
+    skipDuplicates: true,
+  });
   return { eventId, deliveryIds: await deliveryIdsOf(tx, eventId) };
 }
 
