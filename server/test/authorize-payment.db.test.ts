@@ -3,13 +3,15 @@
  * database (both engines): it holds the funds, records the gate's decision, the transitions,
  * their audit entries and the two events at once, and changes nothing when run again; every
  * payment it cannot carry alone (approval, denial, no rail, too little money, a suspended agent,
- * an intent no longer created) is left exactly as it was; and a burst of one agent's payments
- * authorized at once never passes its daily limit.
+ * an intent no longer created) is left exactly as it was; a burst of one agent's payments
+ * authorized at once never passes its daily limit; and settle, the end of such a payment,
+ * captures, emits and audits in one transaction, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@purser/db';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { authorizePayment, type AuthorizeDeps } from '../src/services/payments/authorize-payment';
+import { createPaymentSteps } from '../src/services/payments/payment-steps';
 import { createRails } from '../src/services/rails/create-rails';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { insertIntentRow } from './support/intent-rows';
@@ -77,7 +79,7 @@ async function footprint(intentId: string) {
     status: intent.status,
     reserved: intent.reservedAt !== null,
     decision: (intent.policyDecision as { decision?: string } | null)?.decision ?? null,
-    ledger: ledger.map((row) => row.type),
+    ledger: ledger.map((row) => row.type).sort(),
     events: events.map((row) => row.type),
     audit: audit.map((row) => row.action),
     payments,
@@ -158,6 +160,36 @@ describe('authorize', () => {
     expect(await footprint(intentId)).toEqual(before);
     expect(before.ledger).toEqual([]);
     expect(started).toEqual([]);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('settles in one transaction after it (capture, settlement.completed, the audit entry), once however often it runs', async () => {
+    const agentId = await fundedAgent(50);
+    const intentId = await createdIntent(agentId, 7_000_000n);
+    // No endpoint wants settlement.completed, so settle starts no delivery (this suite has no Temporal).
+    const steps = createPaymentSteps({ db: t.deps.db, temporal: t.deps.temporal, logger: t.deps.logger, rails: deps.rails });
+    expect(await authorizePayment(deps, intentId)).toMatchObject({ authorized: true });
+    expect(await steps.executeOnRail(intentId)).toMatchObject({ rail: 'ledger', status: 'settled' });
+    const recorded = [{ step: 'capture' as const, status: 'completed', at: new Date().toISOString() }];
+
+    await steps.settle(intentId, recorded);
+
+    const after = await footprint(intentId);
+    expect(after).toMatchObject({
+      status: 'settled',
+      ledger: ['payment_capture', 'payment_hold'],
+      events: ['intent.approved', 'intent.created', 'settlement.completed'],
+      audit: ['payment_intent.approved', 'payment_intent.processing', 'payment_intent.settled', 'payment_intent.workflow_completed'],
+      balance: 43_000_000n,
+    });
+    const entry = await prisma.auditEvent.findFirstOrThrow({ where: { subject: `payment_intent:${intentId}`, action: 'payment_intent.workflow_completed' }, select: { data: true } });
+    expect(entry.data).toMatchObject({ status: 'settled', steps: [{ step: 'capture', status: 'completed' }] });
+    const settledEvent = await prisma.paymentEvent.findFirstOrThrow({ where: { paymentIntentId: intentId, type: 'settlement.completed' }, select: { payload: true } });
+    expect(settledEvent.payload).toMatchObject({ data: { intent: { id: intentId, status: 'settled' } } });
+
+    // A worker lost after the commit runs it again: nothing moves or is written twice.
+    await steps.settle(intentId, recorded);
+    expect(await footprint(intentId)).toEqual(after);
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
 

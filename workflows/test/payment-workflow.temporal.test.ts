@@ -93,6 +93,7 @@ function stubSteps(
       return rail.abandonRail ? rail.abandonRail(id) : null;
     },
     capturePayment: async () => void record('capture'),
+    settle: async (_id, steps) => void record(`settle:${steps.slice(-4).map((step) => `${step.step}=${step.status}`).join(',')}`),
     releaseFunds: async (_id, failure) => void record(`release:${failure.code}`),
     failIntent: async () => 'failed',
     recordWorkflowAudit: async () => void record('audit'),
@@ -145,9 +146,7 @@ describe('paymentWorkflow', () => {
       'execute',
       'execute',
       'execute',
-      'capture',
-      'event:settlement.completed',
-      'audit',
+      'settle:capture=completed,release=skipped,settlement.completed=completed,audit=completed',
     ]);
   }, 60_000);
 
@@ -162,7 +161,8 @@ describe('paymentWorkflow', () => {
     const result = await runPayment(steps, 3);
 
     expect(result.status).toBe('settled');
-    expect(calls).toEqual(['authorize:yes', 'execute', 'capture', 'event:settlement.completed', 'audit']);
+    // Capture, the settlement event and the audit entry: one step, one transaction.
+    expect(calls).toEqual(['authorize:yes', 'execute', 'settle:capture=completed,release=skipped,settlement.completed=completed,audit=completed']);
     expect(result.steps.map((step) => `${step.step}:${step.status}:${step.detail ?? ''}`)).toEqual([
       'intent.created:completed:',
       'policy_gate:completed:allow',
@@ -193,7 +193,7 @@ describe('paymentWorkflow', () => {
 
     expect(result.status).toBe('failed');
     expect(attempts).toBe(2);
-    expect(calls.filter((call) => call.startsWith('release') || call === 'capture' || call === 'abandon')).toEqual(['abandon', 'release:RAIL_ERROR']);
+    expect(calls.filter((call) => call.startsWith('release') || call.startsWith('settle') || call === 'abandon')).toEqual(['abandon', 'release:RAIL_ERROR']);
   }, 60_000);
 
   it('releases the held funds once the retries the intent allows are spent', async () => {
@@ -207,7 +207,7 @@ describe('paymentWorkflow', () => {
 
     expect(result.status).toBe('failed');
     expect(attempts).toBe(2);
-    expect(calls.filter((call) => call.startsWith('release') || call === 'capture' || call === 'abandon')).toEqual(['abandon', 'release:RAIL_ERROR']);
+    expect(calls.filter((call) => call.startsWith('release') || call.startsWith('settle') || call === 'abandon')).toEqual(['abandon', 'release:RAIL_ERROR']);
     expect(result.steps.find((step) => step.step === 'execute')).toMatchObject({ status: 'failed', detail: 'The rail failed after 2 attempts' });
   }, 60_000);
 
@@ -223,7 +223,7 @@ describe('paymentWorkflow', () => {
     expect(result.status).toBe('failed');
     expect(attempts).toBe(1);
     expect(calls).toContain('release:PAYMENT_DECLINED');
-    expect(calls).not.toContain('capture');
+    expect(calls.filter((call) => call.startsWith('settle') || call === 'capture')).toEqual([]);
   }, 60_000);
 
   it('keeps the hold while a pending operation cannot be read, however many polls fail, and captures once it settles', async () => {
@@ -241,7 +241,9 @@ describe('paymentWorkflow', () => {
 
     expect(result.status).toBe('settled');
     expect(checks).toBe(6);
-    expect(calls.filter((call) => call.startsWith('release') || call === 'capture')).toEqual(['capture']);
+    expect(calls.filter((call) => call.startsWith('release') || call.startsWith('settle'))).toEqual([
+      'settle:capture=completed,release=skipped,settlement.completed=completed,audit=completed',
+    ]);
   }, 120_000);
 
   it('when execute fails for good after the rail started, stands the rail down and follows it to its final answer before releasing', async () => {
@@ -263,7 +265,7 @@ describe('paymentWorkflow', () => {
     const result = await runPayment(steps, 0);
 
     expect(result.status).toBe('failed');
-    expect(calls.filter((call) => ['execute', 'abandon', 'check', 'capture'].includes(call) || call.startsWith('release'))).toEqual([
+    expect(calls.filter((call) => ['execute', 'abandon', 'check', 'capture'].includes(call) || call.startsWith('release') || call.startsWith('settle'))).toEqual([
       'execute',
       'abandon',
       'check',

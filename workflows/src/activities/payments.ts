@@ -99,6 +99,12 @@ export interface PaymentSteps {
   abandonRail(intentId: string): Promise<RailStepResult | null>;
   /** hold -> payee; settles the intent. Exactly once per intent. */
   capturePayment(intentId: string): Promise<void>;
+  /**
+   * The end of a payment in one transaction: capturePayment, the settlement.completed event and
+   * the workflow's audit entry with `steps`, so a settled intent never lacks its event or its
+   * audit entry. Each part happens once per intent however often it runs.
+   */
+  settle(intentId: string, steps: { step: PaymentStep; status: string; at: string; detail?: string }[]): Promise<void>;
   /** hold -> agent when reserved (compensation), then fails the intent with the reason. */
   releaseFunds(intentId: string, failure: { code: string; message: string }): Promise<void>;
   /** Fails an intent that never reserved funds (rail unavailable, agent suspended). */

@@ -299,6 +299,23 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     return finish('failed');
   }
 
+  if (oneStep) {
+    // Capture, settlement.completed and the audit entry commit together: the steps are
+    // recorded as they stand once that transaction has committed.
+    begin('capture');
+    const at = new Date().toISOString();
+    const settled: PaymentStepRecord[] = [
+      ...progress.steps.slice(0, -1),
+      { step: 'capture', status: 'completed', at },
+      { step: 'release', status: 'skipped', at, detail: 'not needed' },
+      { step: 'settlement.completed', status: 'completed', at },
+      { step: 'audit', status: 'completed', at },
+    ];
+    await local.settle(intentId, settled);
+    Object.assign(progress, { status: 'settled', currentStep: null, steps: settled });
+    return progress;
+  }
+
   begin('capture');
   await money.capturePayment(intentId);
   end('completed');

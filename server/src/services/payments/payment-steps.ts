@@ -15,8 +15,8 @@ import { openApproval, resolveApproval } from './approval-steps';
 import { authorizePayment } from './authorize-payment';
 import { applyGateDecision, loadGateInput, SYSTEM_ACTOR } from './gate';
 import { abandonRail, checkRail, chooseRail, executeOnRail } from './rail-steps';
-import { reserveFunds } from './reserve-funds';
-import { capturePayment, failIntent, releaseFunds } from './settle-payment';
+import { reserveFunds, withMoneyRetry } from './reserve-funds';
+import { captureInTransaction, capturePayment, failIntent, releaseFunds } from './settle-payment';
 
 export interface PaymentStepsDeps extends Pick<AppDeps, 'db' | 'temporal' | 'logger'> {
   rails: Rails;
@@ -48,24 +48,43 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
     checkRail: (intentId) => checkRail(prisma, rails, intentId),
     abandonRail: (intentId) => abandonRail(prisma, rails, intentId),
     capturePayment: (intentId) => capturePayment(prisma, intentId),
+    async settle(intentId, steps) {
+      const deliveryIds = await withMoneyRetry(prisma, async (tx) => {
+        await captureInTransaction(tx, intentId);
+        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
+        const emitted = await emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type: 'settlement.completed', intent: toIntentView(row) });
+        await appendWorkflowAudit(tx, { intentId, ownerId: row.ownerId, status: row.status }, steps);
+        return emitted.deliveryIds;
+      });
+      await startWebhookDeliveries(temporal, deliveryIds);
+    },
     releaseFunds: (intentId, failure) => releaseFunds(prisma, intentId, failure),
     failIntent: (intentId, failure) => failIntent(prisma, intentId, failure),
     async recordWorkflowAudit(intentId, steps) {
       await withAuditRetry(prisma, async (tx) => {
         const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { ownerId: true, status: true } });
-        const subject = `payment_intent:${intentId}`;
-        const action = 'payment_intent.workflow_completed';
-        // A retried activity must not log the run twice.
-        const logged = await tx.auditEvent.findFirst({ where: { ownerId: row.ownerId, subject, action }, select: { seq: true } });
-        if (logged) return;
-        await appendAuditEvent(tx, {
-          actor: SYSTEM_ACTOR,
-          action,
-          subject,
-          ownerId: row.ownerId,
-          data: { status: row.status, steps: steps.map(({ step, status, at, detail }) => ({ step, status, at, detail: detail ?? null })) },
-        });
+        await appendWorkflowAudit(tx, { intentId, ...row }, steps);
       });
     },
   };
+}
+
+/** The workflow's whole step history as one audit entry, once per intent. */
+async function appendWorkflowAudit(
+  tx: TransactionClient,
+  intent: { intentId: string; ownerId: string; status: string },
+  steps: Parameters<PaymentSteps['recordWorkflowAudit']>[1],
+): Promise<void> {
+  const subject = `payment_intent:${intent.intentId}`;
+  const action = 'payment_intent.workflow_completed';
+  // A retried activity must not log the run twice.
+  const logged = await tx.auditEvent.findFirst({ where: { ownerId: intent.ownerId, subject, action }, select: { seq: true } });
+  if (logged) return;
+  await appendAuditEvent(tx, {
+    actor: SYSTEM_ACTOR,
+    action,
+    subject,
+    ownerId: intent.ownerId,
+    data: { status: intent.status, steps: steps.map(({ step, status, at, detail }) => ({ step, status, at, detail: detail ?? null })) },
+  });
 }

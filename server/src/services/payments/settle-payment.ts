@@ -21,60 +21,63 @@ import { SYSTEM_ACTOR } from './gate';
 import { withMoneyRetry } from './reserve-funds';
 
 export async function capturePayment(prisma: PrismaClient, intentId: string): Promise<void> {
-  await withMoneyRetry(prisma, async (tx) => {
-    const intent = await lockIntent(tx, intentId);
-    if (intent.settledAt !== null) return; // a retry of a committed capture
-    if (intent.status !== 'processing' || intent.reservedAt === null || intent.releasedAt !== null) {
-      throw new Error(`Cannot capture payment intent ${intentId}: it is ${intent.status}${intent.releasedAt ? ', released' : ''}`);
-    }
-    const row = await tx.paymentIntent.findUniqueOrThrow({
-      where: { id: intentId },
-      select: { rail: true, toAddress: true, category: true, purpose: true, agent: { select: { name: true, wallet: { select: { id: true } } } } },
-    });
-    const payerWalletId = row.agent.wallet!.id;
-    const payee = row.rail === 'ledger' && row.toAddress ? await internalPayee(tx, row.toAddress, payerWalletId) : null;
+  await withMoneyRetry(prisma, (tx) => captureInTransaction(tx, intentId));
+}
 
-    await lockAgentWallets(tx, payee ? [payerWalletId, payee.walletId] : [payerWalletId]);
-    const holdAccount = await getOrCreateHoldAccount(tx, payerWalletId, intent.currency);
-    const payeeAccount = payee ? (await getOrCreateAgentAccount(tx, payee.walletId, intent.currency)).id : externalAccountId(intent.currency);
-    const capture = await postLedgerTransaction(tx, {
-      type: 'payment_capture',
-      description: payee ? `Payment to agent ${payee.agentId}` : `Payment to ${row.toAddress ?? 'merchant'}`,
-      paymentIntentId: intentId,
-      entries: [
-        { accountId: holdAccount, amount: -intent.amount, currency: intent.currency },
-        { accountId: payeeAccount, amount: intent.amount, currency: intent.currency },
-      ],
+/** capturePayment's work in the caller's transaction. */
+export async function captureInTransaction(tx: TransactionClient, intentId: string): Promise<void> {
+  const intent = await lockIntent(tx, intentId);
+  if (intent.settledAt !== null) return; // a retry of a committed capture
+  if (intent.status !== 'processing' || intent.reservedAt === null || intent.releasedAt !== null) {
+    throw new Error(`Cannot capture payment intent ${intentId}: it is ${intent.status}${intent.releasedAt ? ', released' : ''}`);
+  }
+  const row = await tx.paymentIntent.findUniqueOrThrow({
+    where: { id: intentId },
+    select: { rail: true, toAddress: true, category: true, purpose: true, agent: { select: { name: true, wallet: { select: { id: true } } } } },
+  });
+  const payerWalletId = row.agent.wallet!.id;
+  const payee = row.rail === 'ledger' && row.toAddress ? await internalPayee(tx, row.toAddress, payerWalletId) : null;
+
+  await lockAgentWallets(tx, payee ? [payerWalletId, payee.walletId] : [payerWalletId]);
+  const holdAccount = await getOrCreateHoldAccount(tx, payerWalletId, intent.currency);
+  const payeeAccount = payee ? (await getOrCreateAgentAccount(tx, payee.walletId, intent.currency)).id : externalAccountId(intent.currency);
+  const capture = await postLedgerTransaction(tx, {
+    type: 'payment_capture',
+    description: payee ? `Payment to agent ${payee.agentId}` : `Payment to ${row.toAddress ?? 'merchant'}`,
+    paymentIntentId: intentId,
+    entries: [
+      { accountId: holdAccount, amount: -intent.amount, currency: intent.currency },
+      { accountId: payeeAccount, amount: intent.amount, currency: intent.currency },
+    ],
+  });
+  await tx.agentTransaction.updateMany({
+    where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
+    data: { status: 'completed', ledgerTransactionId: capture.id },
+  });
+  await recordChainSettlement(tx, intentId, intent.agentId);
+  if (payee) {
+    await tx.agentTransaction.create({
+      data: {
+        agentId: payee.agentId,
+        type: 'payment_received',
+        amount: intent.amount,
+        currency: intent.currency,
+        status: 'completed',
+        category: row.category,
+        toAddress: row.toAddress,
+        description: row.purpose || `Payment from ${row.agent.name}`,
+        metadata: { payment_intent_id: intentId, from_agent_id: intent.agentId },
+        paymentIntentId: intentId,
+        ledgerTransactionId: capture.id,
+      },
+      select: { id: true },
     });
-    await tx.agentTransaction.updateMany({
-      where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
-      data: { status: 'completed', ledgerTransactionId: capture.id },
-    });
-    await recordChainSettlement(tx, intentId, intent.agentId);
-    if (payee) {
-      await tx.agentTransaction.create({
-        data: {
-          agentId: payee.agentId,
-          type: 'payment_received',
-          amount: intent.amount,
-          currency: intent.currency,
-          status: 'completed',
-          category: row.category,
-          toAddress: row.toAddress,
-          description: row.purpose || `Payment from ${row.agent.name}`,
-          metadata: { payment_intent_id: intentId, from_agent_id: intent.agentId },
-          paymentIntentId: intentId,
-          ledgerTransactionId: capture.id,
-        },
-        select: { id: true },
-      });
-    }
-    await transitionIntent(tx, intent, {
-      to: 'settled',
-      actor: SYSTEM_ACTOR,
-      data: { settledAt: new Date() },
-      audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
-    });
+  }
+  await transitionIntent(tx, intent, {
+    to: 'settled',
+    actor: SYSTEM_ACTOR,
+    data: { settledAt: new Date() },
+    audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
   });
 }
 
