@@ -1,7 +1,7 @@
 // `npm test`: installs what is missing (dependencies, Chromium, the Temporal CLI), then runs
 // every suite with the services it needs and ends with one line: `N passed, N failed`.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium, ensureDebianCommand } from './chromium.mjs';
@@ -80,20 +80,48 @@ function failedSpecs(suites) {
   ]);
 }
 
+/**
+ * The PostgreSQL to test on: TEST_DATABASE_URL, DATABASE_URL, else the local one on
+ * 127.0.0.1:5432, whose Debian clusters are started when they are installed but stopped (as
+ * .ci/run does), so a machine that has PostgreSQL runs the PostgreSQL suites.
+ */
 async function postgresAdminUrl() {
-  const url = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  const configured = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
+  const url = configured ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+  let problem = await postgresProblem(url);
+  if (problem && !configured && startLocalPostgres()) {
+    for (let tries = 0; problem && tries < 30; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      problem = await postgresProblem(url);
+    }
+  }
+  if (!problem) return url;
+  log(`PostgreSQL not reachable at ${url.replace(/:[^:@/]+@/, ':***@')}: ${problem}`);
+  return undefined;
+}
+
+/** Why `url` cannot be used, or null when it answers. */
+async function postgresProblem(url) {
   const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
   try {
     await client.connect();
     await client.query('select 1');
-    return url;
+    return null;
   } catch (error) {
-    log(`PostgreSQL not reachable at ${url.replace(/:[^:@/]+@/, ':***@')}: ${error.message}`);
-    return undefined;
+    return error.message;
   } finally {
     await client.end().catch(() => {});
   }
+}
+
+/** Starts every installed Debian PostgreSQL cluster named main; false when there is none. */
+function startLocalPostgres() {
+  const versions = existsSync('/etc/postgresql') ? readdirSync('/etc/postgresql') : [];
+  if (versions.length === 0 || spawnSync('sh', ['-c', 'command -v pg_ctlcluster'], { stdio: 'ignore' }).status !== 0) return false;
+  log('starting the local PostgreSQL cluster');
+  for (const version of versions) spawnSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
+  return true;
 }
 
 async function waitForHealthy(url, child, timeoutMs) {
