@@ -2,8 +2,8 @@
  * Authorize: the front of the common payment in one database transaction. When the gate allows
  * the payment, its rail quotes it and the agent's balance covers it, one transaction records the
  * gate's decision, holds the funds, moves the intent created -> approved -> processing with
- * their audit entries, and emits intent.created and intent.approved. That replaces five
- * steps of the workflow (gate load, gate apply, rail selection, reserve, two events).
+ * their audit entries, and emits intent.created and intent.approved. That replaces the
+ * workflow's steps for the gate's inputs, the gate's decision, the rail, the reserve and both events.
  *
  * The gate runs under the agent wallet's lock, with the usage read there: the same authoritative
  * check reserve makes, so a burst of one agent's payments cannot overspend a balance or a limit.
