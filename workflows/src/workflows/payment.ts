@@ -316,8 +316,9 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     return progress;
   }
 
+  // Histories from before 'authorize-in-one-step': capture, then the event, then the audit.
   begin('capture');
-  await money.capturePayment(intentId);
+  await db.capturePayment(intentId);
   end('completed');
   skip('release', 'not needed');
   progress.status = 'settled';

@@ -24,8 +24,8 @@ import { selectRail, type Rails } from '../rails/create-rails';
 import type { Rail } from '../rails/rail';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { gateAudit, loadGateInput, SYSTEM_ACTOR } from './gate';
-import { railPaymentSelect, toRailPayment } from './rail-steps';
-import { holdFunds, holdRowSelect, withMoneyRetry } from './reserve-funds';
+import { toRailPayment } from './rail-steps';
+import { holdFunds, withMoneyRetry } from './reserve-funds';
 
 export interface AuthorizeDeps {
   prisma: PrismaClient;
@@ -48,12 +48,8 @@ async function authorizeInTransaction(tx: TransactionClient, rails: Rails, inten
   const intent = await lockIntent(tx, intentId);
   const row = await tx.paymentIntent.findUniqueOrThrow({
     where: { id: intentId },
-    select: {
-      ...holdRowSelect,
-      ...intentSelect,
-      ...railPaymentSelect,
-      agent: { select: { status: true, wallet: { select: { id: true, walletAddress: true, evmWalletAddress: true } } } },
-    },
+    // intentSelect holds every intent field the hold and the rail need; the agent part adds theirs.
+    select: { ...intentSelect, agent: { select: { status: true, wallet: { select: { id: true, walletAddress: true, evmWalletAddress: true } } } } },
   });
   // A quote reads only the payment (no network): the rail, or the step-by-step path fails the intent with its reason.
   const { payment, rail: requested } = toRailPayment(intentId, row);
