@@ -85,7 +85,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     let chain: EvmChain | undefined;
     if (options.app) {
       log('starting the sandbox chain (anvil)');
-      chain = await startChain({ sandboxPort: 0 });
+      // With a state file, as `npm start` runs it: its transactions are journaled before they leave.
+      chain = await startChain({ sandboxPort: 0, sandboxStateFile: join(dir, 'sandbox-chain.json') });
       cleanups.push(() => chain?.close());
     }
     const database = await openTestDatabase();

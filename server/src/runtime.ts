@@ -7,7 +7,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
-import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type LogLevel, type Worker } from '@temporalio/worker';
+import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type LogLevel } from '@temporalio/worker';
 import { openDatabase, type Database } from '@purser/db';
 import { readLock } from '@purser/db/lock';
 import {
@@ -16,6 +16,8 @@ import {
   startTemporalDevServer,
   TASK_QUEUE,
   DEFAULT_WEBHOOK_RETRY,
+  type DevServer,
+  type DevServerOptions,
 } from '@purser/workflows';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import type { Hex } from 'viem';
@@ -23,8 +25,10 @@ import { buildApp } from './app';
 import type { EvmChain } from './services/chain/evm-chain';
 import { startChain } from './services/chain/start-chain';
 import { outboundSettings, type Env } from './env';
-import { createHealthChecker } from './health';
+import { createHealthChecker, type WebhookBacklog } from './health';
 import type { Logger } from './logger';
+import { keepWorkerRunning, type RunningWorker } from './keep-worker-running';
+import { supervise, type Supervisor } from './supervisor';
 import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 import { createOutboundPolicy } from './services/outbound/outbound-policy';
@@ -75,20 +79,33 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
     let temporalAddress = env.TEMPORAL_ADDRESS;
     let temporalUi: string | undefined;
     let temporalPorts: number[] = [];
+    let devServer: Supervisor<DevServer> | undefined;
     if (temporalAddress === undefined) {
       const cliPath = env.TEMPORAL_CLI ?? (await ensureTemporalCli({ log: (message: string) => logger.info(message) }));
-      const devServer = await startTemporalDevServer({
+      let options: DevServerOptions = {
         cliPath,
         dbFile: path.join(env.DATA_DIR, 'temporal.db'),
         port: env.TEMPORAL_PORT,
         uiPort: env.TEMPORAL_UI_PORT,
         namespace: env.TEMPORAL_NAMESPACE,
         log: (message: string) => logger.info(message),
+      };
+      devServer = await supervise({
+        name: 'temporal dev server',
+        logger,
+        async start() {
+          const started = await startTemporalDevServer(options);
+          // A restart listens where the first start did: clients and the worker reconnect there.
+          const { grpc, ui, http, metrics } = started.portsByRole;
+          options = { ...options, port: grpc, uiPort: ui, httpPort: http, metricsPort: metrics };
+          return started;
+        },
       });
-      cleanups.push(() => devServer.stop());
-      temporalAddress = devServer.address;
-      temporalUi = devServer.uiUrl;
-      temporalPorts = devServer.ports;
+      const first = devServer.current()!;
+      cleanups.push(() => devServer!.stop());
+      temporalAddress = first.address;
+      temporalUi = first.uiUrl;
+      temporalPorts = first.ports;
     }
 
     const chain = await startChain(
@@ -121,31 +138,23 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
     });
     logger.info({ allowLoopback: outbound.allowLoopback, allowPrivate: outbound.allowPrivate, deniedLoopbackPorts: outbound.deniedLoopbackPorts }, 'outbound policy');
 
-    let worker: Worker | undefined;
+    let worker: RunningWorker | undefined;
     if (env.RUN_WORKER) {
       const workerConnection = await NativeConnection.connect({ address: temporalAddress });
       cleanups.push(() => workerConnection.close());
-      worker = await createPaymentsWorker({
-        connection: workerConnection,
-        namespace: env.TEMPORAL_NAMESPACE,
-        activities: createWorkerActivities({
-          db,
-          logger,
-          masterKey,
-          outbound,
-          temporal,
-          chain,
-          x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
-          sandboxSettlementDelayMs: env.SANDBOX_SETTLEMENT_DELAY_MS,
-        }),
+      const activities = createWorkerActivities({
+        db,
+        logger,
+        masterKey,
+        outbound,
+        temporal,
+        chain,
+        x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
+        sandboxSettlementDelayMs: env.SANDBOX_SETTLEMENT_DELAY_MS,
       });
-      const running = worker.run();
-      const started = worker;
-      cleanups.push(async () => {
-        if (started.getState() === 'RUNNING') started.shutdown();
-        await running;
-      });
-      running.catch((error: unknown) => logger.fatal({ err: error }, 'payments worker stopped unexpectedly'));
+      const running = await keepWorkerRunning(() => createPaymentsWorker({ connection: workerConnection, namespace: env.TEMPORAL_NAMESPACE, activities }), logger);
+      worker = running;
+      cleanups.push(() => running.stop());
       logger.info({ taskQueue: TASK_QUEUE }, 'worker running');
     }
 
@@ -157,7 +166,8 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       },
       pingWorker: async () => {
         if (worker) {
-          if (worker.getState() !== 'RUNNING') throw new Error(`worker is ${worker.getState()}`);
+          const state = worker.current()?.getState() ?? 'being replaced';
+          if (state !== 'RUNNING') throw new Error(`worker is ${state}`);
           return;
         }
         await assertRemoteWorkerPolls(connection, env.TEMPORAL_NAMESPACE);
@@ -165,7 +175,12 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       runWorkflow: async () => {
         await runHealthCheck(client);
       },
+      ...(chain.info.sandbox ? { pingChain: async () => void (await chain.publicClient.getBlockNumber({ cacheTime: 0 })) } : {}),
+      webhookBacklog: () => webhookBacklog(db),
+      supervised: { temporal: devServer, chain: chain.sandboxProcess ?? undefined },
     });
+    await health.start();
+    cleanups.push(async () => health.stop());
 
     const publicUrl = env.PUBLIC_URL ?? `http://${listenHost(env.HOST)}:${env.PORT}`;
 
@@ -237,6 +252,14 @@ async function ownServicePorts(env: Env, started: { temporalAddress: string; tem
   if (socketPort) ports.push(socketPort);
   if (started.chain.info.sandbox) ports.push(Number(new URL(started.chain.rpcUrl).port || 80));
   return [...new Set(ports.filter((port) => port > 0))];
+}
+
+/** Deliveries not yet delivered: first attempts and retries (the partial index webhook_deliveries_pending). */
+async function webhookBacklog(db: Database): Promise<WebhookBacklog> {
+  const [row] = await db.prisma.$queryRaw<Array<{ pending: bigint; oldest: Date | null }>>`
+    SELECT count(*) AS pending, min(created_at) AS oldest FROM webhook_deliveries WHERE status = 'pending'`;
+  const oldest = row?.oldest ?? null;
+  return { pending: Number(row?.pending ?? 0), oldestPendingSeconds: oldest ? Math.max(0, Math.round((Date.now() - oldest.getTime()) / 1000)) : null };
 }
 
 async function assertRemoteWorkerPolls(connection: Connection, namespace: string): Promise<void> {

@@ -15,6 +15,8 @@ export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'mas
   chain?: EvmChain;
   /** Settlement delay of the sandbox card and bank simulators (their defaults when absent). */
   sandboxSettlementDelayMs?: number;
+  /** How long a webhook receiver may take to answer (DEFAULT_WEBHOOK_TIMEOUT_MS when absent). */
+  webhookTimeoutMs?: number;
   rails?: Omit<CreateRailsOptions, 'prisma'>;
 }
 
@@ -29,6 +31,6 @@ export function createWorkerActivities(deps: WorkerActivityDeps) {
   return createActivities({
     db: deps.db,
     payments: createPaymentSteps({ db: deps.db, temporal: deps.temporal, logger: deps.logger, rails }),
-    webhooks: createWebhookSender({ db: deps.db, masterKey: deps.masterKey, outbound: deps.outbound }),
+    webhooks: createWebhookSender({ db: deps.db, masterKey: deps.masterKey, outbound: deps.outbound, fetchTimeoutMs: deps.webhookTimeoutMs }),
   });
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabaseForTool } from '@purser/db';
 import { freePort } from '../../scripts/lib.mjs';
+import { isAlive } from './support/product-processes';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const CODE = /^PURSER-[0-9A-Z]{5}-[0-9A-Z]{5}-[0-9A-Z]{5}$/;
@@ -91,15 +92,6 @@ function descendants(root: number): number[] {
   return found;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 async function stop(started: Started): Promise<number | null> {
   const exited = new Promise<number | null>((resolve) => started.child.on('exit', (code) => resolve(code)));
   started.child.kill('SIGTERM');
@@ -134,6 +126,8 @@ describe('npm start', () => {
         database: 'up',
         temporal: 'up',
         worker: 'up',
+        chain: 'up',
+        webhooks: 'up',
       });
       // The deep check runs a workflow end to end: the operator's alone.
       expect((await fetch(`${started.appUrl}/healthz?deep=true`)).status).toBe(401);

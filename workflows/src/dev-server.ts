@@ -28,6 +28,17 @@ export interface DevServerOptions {
   startTimeoutMs?: number;
   /** Finds a free port (bind to 0, release). Tests hand in one that is wrong first. */
   findPort?: () => Promise<number>;
+  /** HTTP API and metrics ports; 0 or omitted picks free ones. A restart passes the first start's. */
+  httpPort?: number;
+  metricsPort?: number;
+}
+
+/** How a process ended: its exit code, or the signal that ended it, and the last it wrote. */
+export interface ProcessExit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  /** The tail of its output, for whoever reports an unexpected end (the product's supervisor). */
+  output: string;
 }
 
 export interface DevServer {
@@ -40,7 +51,11 @@ export interface DevServer {
    * metrics. The product keeps its own outbound requests away from all of them.
    */
   ports: number[];
+  /** The same ports by role, so a restart can listen where the first start did. */
+  portsByRole: { grpc: number; ui: number; http: number; metrics: number };
   pid: number;
+  /** Resolves when the process has ended, whether by stop() or on its own. */
+  exited: Promise<ProcessExit>;
   /** SIGTERM, then SIGKILL after a grace period; resolves once the process is gone. Idempotent. */
   stop(): Promise<void>;
 }
@@ -52,6 +67,8 @@ const OUTPUT_TAIL_LINES = 40;
 
 /** Starts on fresh ports again when the CLI lost one of them to another process meanwhile. */
 const START_ATTEMPTS = 3;
+/** How often a free port is looked for again when the one found is already chosen. */
+const PICK_ATTEMPTS = 10;
 
 export async function startTemporalDevServer(options: DevServerOptions): Promise<DevServer> {
   for (let attempt = 1; ; attempt += 1) {
@@ -76,14 +93,30 @@ async function startOnce({
   log = () => {},
   startTimeoutMs = 60_000,
   findPort = findFreePort,
+  httpPort: givenHttpPort = 0,
+  metricsPort: givenMetricsPort = 0,
 }: DevServerOptions): Promise<DevServer> {
   // A free port is found by binding to port 0 and releasing it; another process could take
   // it in between, and startTemporalDevServer then starts again.
-  const grpcPort = port || (await findPort());
+  // A port found free may be one already chosen: a restart hands in the first start's ports,
+  // which are free again until the CLI binds them.
+  const chosen = new Set([port, uiPort, givenHttpPort, givenMetricsPort].filter(Boolean));
+  const pick = async (given: number) => {
+    if (given) return given;
+    for (let tries = 1; ; tries += 1) {
+      const found = await findPort();
+      if (!chosen.has(found)) {
+        chosen.add(found);
+        return found;
+      }
+      if (tries >= PICK_ATTEMPTS) throw new Error(`no free port apart from ${[...chosen].join(', ')} after ${tries} tries`);
+    }
+  };
+  const grpcPort = await pick(port);
   const address = `${HOST}:${grpcPort}`;
   // Chosen here rather than left to the CLI, so they are known (and fenced off) too.
-  const httpPort = await findPort();
-  const metricsPort = await findPort();
+  const httpPort = await pick(givenHttpPort);
+  const metricsPort = await pick(givenMetricsPort);
   const args = [
     'server', 'start-dev', '--db-filename', dbFile, '--port', String(grpcPort), '--ip', HOST, '--log-level', 'warn',
     '--http-port', String(httpPort), '--metrics-port', String(metricsPort),
@@ -109,13 +142,10 @@ async function startOnce({
   child.stderr.on('data', collect);
   const outputTail = () => (output.length ? output.join('\n') : '(no output)');
 
-  let ready = false; // before that, a failed start is reported by the thrown error
-  let stopping = false;
-  const exited = new Promise<void>((resolve) => {
+  const exited = new Promise<ProcessExit>((resolve) => {
     child.on('exit', (code, signal) => {
       process.off('exit', killOnExit);
-      if (ready && !stopping) log(`temporal dev server (pid ${child.pid}) exited unexpectedly with ${code ?? signal}:\n${outputTail()}`);
-      resolve();
+      resolve({ code, signal, output: outputTail() });
     });
   });
   const spawnFailed = new Promise<never>((_, reject) => child.on('error', reject));
@@ -126,8 +156,10 @@ async function startOnce({
 
   const stop = async () => {
     if (child.pid === undefined) return; // never started
-    if (hasExited()) return exited;
-    stopping = true;
+    if (hasExited()) {
+      await exited;
+      return;
+    }
     child.kill('SIGTERM');
     if (!(await settlesWithin(exited, STOP_GRACE_MS))) {
       log(`temporal dev server (pid ${child.pid}) ignored SIGTERM for ${STOP_GRACE_MS} ms; sending SIGKILL`);
@@ -146,10 +178,17 @@ async function startOnce({
     });
   }
 
-  ready = true;
   const uiUrl = uiPort ? `http://${HOST}:${uiPort}` : '';
   log(`temporal dev server ready at ${address}${uiUrl ? `, UI ${uiUrl}` : ''} in ${Date.now() - startedAt} ms (pid ${child.pid})`);
-  return { address, uiUrl, ports: [grpcPort, ...(uiPort ? [uiPort] : []), httpPort, metricsPort], pid: child.pid!, stop };
+  return {
+    address,
+    uiUrl,
+    ports: [grpcPort, ...(uiPort ? [uiPort] : []), httpPort, metricsPort],
+    portsByRole: { grpc: grpcPort, ui: uiPort, http: httpPort, metrics: metricsPort },
+    pid: child.pid!,
+    exited,
+    stop,
+  };
 }
 
 /** Polls the front end with a cheap call until the namespace is served. */

@@ -25,7 +25,7 @@ export {
   type WebhookSender,
 } from './activities';
 export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
-export { startTemporalDevServer, type DevServer, type DevServerOptions } from './dev-server';
+export { startTemporalDevServer, type DevServer, type DevServerOptions, type ProcessExit } from './dev-server';
 export type { HealthCheckResult } from './workflows';
 
 /**

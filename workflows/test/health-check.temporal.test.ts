@@ -210,6 +210,33 @@ describe('temporal dev server', () => {
     }
   }, 120_000);
 
+  it('never hands the CLI one port for two roles when a found port is one already given', async () => {
+    const given = await listenOnFreePort();
+    const grpcPort = (given.address() as { port: number }).port;
+    given.close();
+    await once(given, 'close');
+    let server: DevServer | undefined;
+    try {
+      // As on a restart: the gRPC port is handed in and free again, so a search may find it.
+      let asked = 0;
+      const findPort = async () => {
+        asked += 1;
+        if (asked === 1) return grpcPort;
+        const free = await listenOnFreePort();
+        const port = (free.address() as { port: number }).port;
+        free.close();
+        await once(free, 'close');
+        return port;
+      };
+      server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'distinct.db'), port: grpcPort, findPort, startTimeoutMs: 30_000 });
+      expect(new Set(server.ports).size).toBe(server.ports.length);
+      expect(server.portsByRole.grpc).toBe(grpcPort);
+      expect(asked).toBe(3);
+    } finally {
+      await server?.stop();
+    }
+  }, 120_000);
+
   it('reports the process output when the server cannot start', async () => {
     const busy = await listenOnFreePort();
     try {

@@ -31,7 +31,7 @@ export interface TemporalTestEnv {
   temporal: TemporalDeps;
   testApp: TestApp;
   /** Runs an in-process payments worker while `fn` runs. */
-  runWorker<T>(fn: () => Promise<T>, options?: Partial<Pick<WorkerActivityDeps, 'sandboxSettlementDelayMs'>>): Promise<T>;
+  runWorker<T>(fn: () => Promise<T>, options?: Partial<Pick<WorkerActivityDeps, 'sandboxSettlementDelayMs' | 'webhookTimeoutMs'>>): Promise<T>;
   /** Starts the product as a worker-only process on this database and dev server. */
   spawnWorkerProcess(env?: Record<string, string>): Promise<WorkerProcess>;
   close(): Promise<void>;

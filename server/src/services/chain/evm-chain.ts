@@ -10,6 +10,7 @@
  */
 import type { FacilitatorClient } from '@x402/core/server';
 import type { Account, Address, Hex, PublicClient } from 'viem';
+import type { SupervisedStatus } from '../../health';
 
 /** CAIP-2 network id, as x402 v2 names networks: `eip155:84532` is Base Sepolia. */
 export type EvmNetwork = `eip155:${number}`;
@@ -67,6 +68,8 @@ export interface EvmChain {
   facilitator: FacilitatorClient;
   /** The sandbox's demo seller (the paid API's payTo); null on a real network. */
   sandboxSeller: Address | null;
+  /** The sandbox's anvil when this server started it (supervised: restarted when it dies); null otherwise. */
+  sandboxProcess: SupervisedStatus | null;
   /** Stops what startChain started (anvil); a no-op for a remote network. */
   close(): Promise<void>;
 }

@@ -12,6 +12,7 @@ export const fiatTokenAbi = parseAbi([
   'function initializeV2_2(address[] accountsToBlacklist, string newSymbol)',
   'function configureMinter(address minter, uint256 minterAllowedAmount) returns (bool)',
   'function mint(address to, uint256 amount) returns (bool)',
+  'function isMinter(address account) view returns (bool)',
   'function name() view returns (string)',
   'function version() view returns (string)',
   'function decimals() view returns (uint8)',

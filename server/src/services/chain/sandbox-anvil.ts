@@ -1,11 +1,17 @@
 /**
  * The sandbox's chain process: a local anvil on 127.0.0.1, started with the npm-installed
  * binary and stopped by its PID. Anvil's own dev accounts (from `mnemonic`) hold ETH for gas.
+ *
+ * Parent death: on Linux anvil is started through `setpriv --pdeathsig SIGTERM` (util-linux, as
+ * the Temporal dev server is), so it ends, writing its state file, whenever this process ends,
+ * even by SIGKILL; otherwise it would keep the port the product's next start listens on.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
+import type { ChildExit } from '../../supervisor';
 
 export interface AnvilOptions {
   chainId: number;
@@ -14,14 +20,17 @@ export interface AnvilOptions {
   port?: number;
   /** Loaded at start when it exists, written on stop, so balances survive restarts. */
   stateFile?: string;
-  /** Told when anvil dies on its own (not through stop()). */
-  onUnexpectedExit?: (detail: { code: number | null; signal: string | null; stderr: string }) => void;
 }
 
 export interface AnvilProcess {
   rpcUrl: string;
+  pid: number;
+  /** Resolves when anvil has ended, whether by stop() or on its own. */
+  exited: Promise<ChildExit>;
   stop(): Promise<void>;
 }
+
+const SETPRIV = '/usr/bin/setpriv';
 
 const READY_TIMEOUT_MS = 10_000;
 /** How often a state file is also written while running, so a crashed server loses little. */
@@ -37,7 +46,9 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
     '--silent',
     ...(options.stateFile ? ['--state', options.stateFile, '--state-interval', String(STATE_INTERVAL_SECONDS)] : []),
   ];
-  const child = spawn(anvilBinary(), args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // setpriv execs anvil, so the PID held here is anvil's own.
+  const [command, commandArgs] = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', anvilBinary(), ...args]] : [anvilBinary(), args];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
@@ -45,26 +56,22 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
   // A server that exits without close() must not leave its chain running.
   const killOnExit = () => child.kill();
   process.on('exit', killOnExit);
-  // Exits before readiness are reported by the thrown error, and stop() is no surprise.
-  let watching = false;
-  child.once('exit', (code, signal) => {
-    process.off('exit', killOnExit);
-    if (watching) options.onUnexpectedExit?.({ code, signal, stderr: stderr.trim() });
+  const exited = new Promise<ChildExit>((resolve) => {
+    child.once('exit', (code, signal) => {
+      process.off('exit', killOnExit);
+      resolve({ code, signal, output: stderr.trim() });
+    });
   });
 
   const rpcUrl = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    watching = false;
-    await stopProcess(child);
-  };
+  const stop = () => stopProcess(child);
   try {
     await waitUntilAnswering(rpcUrl, child, () => stderr);
   } catch (error) {
     await stop();
     throw error;
   }
-  watching = true;
-  return { rpcUrl, stop };
+  return { rpcUrl, pid: child.pid!, exited, stop };
 }
 
 /** The binary of the platform package that `@foundry-rs/anvil` installs as an optional dependency. */

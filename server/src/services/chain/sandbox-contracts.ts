@@ -29,17 +29,30 @@ export interface SandboxContractsDeps {
 }
 
 export async function installSandboxContracts(deps: SandboxContractsDeps): Promise<void> {
-  const { publicClient, testClient } = deps;
+  await installSandboxCode(deps);
+  if (!(await usdcInitialized(deps))) await initializeUsdc(deps);
+}
+
+/**
+ * The contracts' code alone (anvil_setCode, no transaction). A restarted chain gets its code
+ * back this way first; the admin's journaled transactions, replayed next, include USDC's
+ * initialisation when the chain lost it too.
+ */
+export async function installSandboxCode({ publicClient, testClient, usdcAddress }: SandboxContractsDeps): Promise<void> {
   if (!(await hasCode(publicClient, MULTICALL3_ADDRESS))) {
     await testClient.setCode({ address: MULTICALL3_ADDRESS, bytecode: MULTICALL3_DEPLOYED_BYTECODE });
   }
   if (!(await hasCode(publicClient, SIGNATURE_CHECKER_ADDRESS))) {
     await testClient.setCode({ address: SIGNATURE_CHECKER_ADDRESS, bytecode: signatureCheckerRuntime() });
   }
-  if (!(await hasCode(publicClient, deps.usdcAddress))) {
-    await testClient.setCode({ address: deps.usdcAddress, bytecode: fiatTokenRuntime() });
-    await initializeUsdc(deps);
+  if (!(await hasCode(publicClient, usdcAddress))) {
+    await testClient.setCode({ address: usdcAddress, bytecode: fiatTokenRuntime() });
   }
+}
+
+/** Whether USDC's initialisation ran: the admin is its minter. */
+export async function usdcInitialized({ publicClient, admin, usdcAddress }: SandboxContractsDeps): Promise<boolean> {
+  return publicClient.readContract({ address: usdcAddress, abi: fiatTokenAbi, functionName: 'isMinter', args: [admin.address] });
 }
 
 async function hasCode(publicClient: PublicClient, address: Address): Promise<boolean> {
@@ -74,7 +87,7 @@ function addressHex(address: Address): string {
 }
 
 /** The initialisation sequence of Circle's deployment script, then a minter with no cap. */
-async function initializeUsdc({ publicClient, admin, usdcAddress }: SandboxContractsDeps): Promise<void> {
+export async function initializeUsdc({ publicClient, admin, usdcAddress }: SandboxContractsDeps): Promise<void> {
   const { name, symbol, currency, decimals } = SANDBOX_USDC;
   const token = { address: usdcAddress, abi: fiatTokenAbi } as const;
   const transact = async (broadcast: Parameters<SerialWallet['send']>[0]) => {

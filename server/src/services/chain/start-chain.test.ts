@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,33 @@ import { startChain } from './start-chain';
 const BASE_SEPOLIA_USDC: Address = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const newAddress = () => privateKeyToAccount(generatePrivateKey()).address;
 const randomNonce = (): Hex => generatePrivateKey();
+
+/** A payer funded with 50,000 atomic USDC and its signed x402 v1 payment of 20,000 to the demo seller. */
+async function fundedV1Payment(chain: EvmChain) {
+  const payer = privateKeyToAccount(generatePrivateKey());
+  const seller = chain.sandboxSeller!;
+  await chain.fundSandboxAddress(payer.address, 50_000n);
+  const requirements = v1Requirements(seller, '20000');
+  const payment = await new ExactEvmSchemeV1(payer).createPaymentPayload(1, requirements);
+  const payload = { ...payment, accepted: requirements } as unknown as PaymentPayload;
+  return { payer, seller, requirements, payload, sellerBefore: await chain.usdcBalanceOf(seller) };
+}
+
+/** An x402 v1 requirement to pay `seller` in sandbox USDC. */
+function v1Requirements(seller: Address, amount: string): PaymentRequirements {
+  return {
+    scheme: 'exact',
+    network: 'base-sepolia',
+    maxAmountRequired: amount,
+    resource: 'http://127.0.0.1/v1-resource',
+    description: 'v1 test',
+    mimeType: 'application/json',
+    payTo: seller,
+    maxTimeoutSeconds: 300,
+    asset: BASE_SEPOLIA_USDC,
+    extra: { name: 'USDC', version: '2' },
+  } as unknown as PaymentRequirements;
+}
 
 describe('the sandbox chain', () => {
   let chain: EvmChain;
@@ -94,24 +122,7 @@ describe('the sandbox chain', () => {
   });
 
   it('verifies and settles an x402 v1 payment in its in-process facilitator', async () => {
-    const payer = privateKeyToAccount(generatePrivateKey());
-    const seller = chain.sandboxSeller!;
-    await chain.fundSandboxAddress(payer.address, 50_000n);
-    const requirements = {
-      scheme: 'exact',
-      network: 'base-sepolia',
-      maxAmountRequired: '20000',
-      resource: 'http://127.0.0.1/v1-resource',
-      description: 'v1 test',
-      mimeType: 'application/json',
-      payTo: seller,
-      maxTimeoutSeconds: 60,
-      asset: BASE_SEPOLIA_USDC,
-      extra: { name: 'USDC', version: '2' },
-    } as unknown as PaymentRequirements;
-    const payment = await new ExactEvmSchemeV1(payer).createPaymentPayload(1, requirements);
-    const payload = { ...payment, accepted: requirements } as unknown as PaymentPayload;
-    const sellerBefore = await chain.usdcBalanceOf(seller);
+    const { payer, seller, requirements, payload, sellerBefore } = await fundedV1Payment(chain);
 
     expect(await chain.facilitator.verify(payload, requirements)).toMatchObject({ isValid: true });
     const settled = await chain.facilitator.settle(payload, requirements);
@@ -146,7 +157,62 @@ describe('the sandbox chain with a state file', () => {
       await second.close();
     }
   }, 30_000);
+
+  it('is restarted on the same port after a SIGKILL with every mint and settlement it lost, and holds sends until then', async () => {
+    // Killed before its first state write (every 10 s): the restarted anvil starts from nothing,
+    // so the contracts and every transaction come back from the code and the journal.
+    const chain = await startChain({ sandboxStateFile: join(directory, 'sandbox-chain.json') });
+    try {
+      const holder = newAddress();
+      await chain.fundSandboxAddress(holder, 1_000n);
+      const { payer, seller, requirements, payload, sellerBefore } = await fundedV1Payment(chain);
+      expect(await chain.facilitator.settle(payload, requirements)).toMatchObject({ success: true });
+      const nonce = (payload.payload as { authorization: { nonce: Hex } }).authorization.nonce;
+
+      const rpcUrl = chain.rpcUrl;
+      process.kill(anvilPid(rpcUrl), 'SIGKILL');
+      await until(() => chain.sandboxProcess!.state() === 'restarting');
+      // Sent while the chain is down: held, not failed, and sent after the lost ones are back.
+      const late = newAddress();
+      const lateFunding = chain.fundSandboxAddress(late, 7n);
+      await until(() => chain.sandboxProcess!.state() === 'running');
+
+      expect(chain.rpcUrl).toBe(rpcUrl);
+      expect(chain.sandboxProcess!.restarts()).toBe(1);
+      await lateFunding;
+      expect(await chain.usdcBalanceOf(holder)).toBe(1_000n);
+      expect(await chain.usdcBalanceOf(payer.address)).toBe(30_000n);
+      expect(await chain.usdcBalanceOf(seller)).toBe(sellerBefore + 20_000n);
+      expect(await chain.authorizationUsed(payer.address, nonce)).toBe(true);
+      expect(await chain.usdcBalanceOf(late)).toBe(7n);
+    } finally {
+      await chain.close();
+    }
+  }, 60_000);
 });
+
+/** The PID of the anvil listening on `rpcUrl`'s port, read from /proc. */
+function anvilPid(rpcUrl: string): number {
+  const port = new URL(rpcUrl).port;
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let args: string[];
+    try {
+      args = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0');
+    } catch {
+      continue; // ended meanwhile
+    }
+    if (args[0]?.endsWith('/anvil') && args[args.indexOf('--port') + 1] === port) return Number(entry);
+  }
+  throw new Error(`no anvil on port ${port}`);
+}
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('a chain on a real network', () => {
   let sandbox: EvmChain;

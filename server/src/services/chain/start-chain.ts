@@ -6,6 +6,7 @@
  * to Base Sepolia or Base. Either way payments are verified and settled by an in-process
  * facilitator, or by an external one when its URL is configured.
  */
+import { dirname, join } from 'node:path';
 import { HTTPFacilitatorClient } from '@x402/core/server';
 import {
   type Address,
@@ -23,12 +24,14 @@ import {
 import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { base, baseSepolia } from 'viem/chains';
 import type { Logger } from '../../logger';
+import { supervise } from '../../supervisor';
 import type { EvmChain, EvmNetwork, EvmNetworkInfo } from './evm-chain';
 import { fiatTokenAbi } from './fiat-token-abi';
 import { createLocalFacilitator } from './local-facilitator';
-import { startAnvil } from './sandbox-anvil';
-import { installSandboxContracts, MULTICALL3_ADDRESS } from './sandbox-contracts';
-import { createSerialWallet, type SerialWallet } from './serial-wallet';
+import { type AnvilProcess, findFreePort, startAnvil } from './sandbox-anvil';
+import { initializeUsdc, installSandboxCode, installSandboxContracts, MULTICALL3_ADDRESS, usdcInitialized } from './sandbox-contracts';
+import { createSerialWallet, JournalGapError, type SerialWallet } from './serial-wallet';
+import { openTransactionJournal, type TransactionJournal } from './transaction-journal';
 
 export interface ChainConfig {
   /** Unset: start the sandbox (a local anvil). Set: that network's JSON-RPC URL. */
@@ -100,58 +103,113 @@ export async function startChain(config: ChainConfig, logger?: ChainLogger): Pro
 }
 
 async function startSandboxChain(config: ChainConfig, logger?: ChainLogger): Promise<EvmChain> {
-  const anvil = config.sandboxRpcUrl ? { rpcUrl: config.sandboxRpcUrl, stop: async () => {} } : await startAnvil({
-    chainId: SANDBOX_INFO.chainId,
-    mnemonic: ANVIL_MNEMONIC,
-    port: config.sandboxPort,
-    stateFile: config.sandboxStateFile,
-    onUnexpectedExit: (detail) => logger?.error(detail, 'The sandbox chain (anvil) exited'),
-  });
+  const anvil = config.sandboxRpcUrl ? null : await superviseAnvil(config, logger);
+  const rpcUrl = config.sandboxRpcUrl ?? anvil!.rpcUrl;
   try {
     const chain = defineChain({
       id: SANDBOX_INFO.chainId,
       name: 'Purser sandbox',
       nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
-      rpcUrls: { default: { http: [anvil.rpcUrl] } },
+      rpcUrls: { default: { http: [rpcUrl] } },
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
     // Reads made together (a balance's USDC and ETH) go to the node as one JSON-RPC batch.
-    const publicClient = createPublicClient({ chain, transport: http(anvil.rpcUrl, { batch: true }) });
-    const testClient = createTestClient({ chain, mode: 'anvil', transport: http(anvil.rpcUrl) });
-    const admin = createSerialWallet(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain, anvil.rpcUrl);
+    const publicClient = createPublicClient({ chain, transport: http(rpcUrl, { batch: true }) });
+    const testClient = createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl) });
+    // Only an anvil this process runs from a state file comes back with an older state; its
+    // journal, beside that file, gives back the transactions it lost (see setRestartSteps below).
+    const journal = anvil && config.sandboxStateFile
+      ? openTransactionJournal({ file: join(dirname(config.sandboxStateFile), 'sandbox-chain-journal.ndjson') })
+      : undefined;
+    const admin = createSerialWallet(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }), chain, rpcUrl, { journal });
     const seller = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }).address;
-    await installSandboxContracts({ publicClient, testClient, admin, usdcAddress: SANDBOX_INFO.usdcAddress });
+    const contracts = { publicClient, testClient, admin, usdcAddress: SANDBOX_INFO.usdcAddress };
+    await installSandboxContracts(contracts);
+    const facilitatorWallet = sandboxFacilitatorWallet(config, { chain, rpcUrl, admin, journal });
+    const wallets = [...new Set([admin, facilitatorWallet].filter((wallet) => wallet !== null))];
+    // A restarted anvil is back on its state file, which it writes every few seconds. Until what it
+    // lost is back, the wallets send nothing (a send would take a lost transaction's nonce). Then:
+    // the contracts' code (anvil_setCode is no transaction, so no journal holds it); the lost
+    // transactions, the admin's first, since the facilitator's settlements spend what it minted;
+    // and USDC's initialisation if the journal did not bring it back.
+    anvil?.setRestartSteps({
+      onExit: () => wallets.forEach((wallet) => wallet.hold()),
+      async afterRestart() {
+        await installSandboxCode(contracts);
+        for (const wallet of wallets) {
+          try {
+            const { replayed, reverted } = await wallet.replayJournal();
+            if (replayed > 0) logger?.warn({ wallet: wallet.address, replayed, reverted }, 'Replayed transactions the restarted sandbox chain had lost');
+          } catch (error) {
+            // Another process sent from this account (a worker sharing the chain): its lost
+            // transactions are not in this journal. The chain still serves; say what is lost.
+            if (!(error instanceof JournalGapError)) throw error;
+            logger?.error({ wallet: wallet.address, err: error }, 'The restarted sandbox chain lost transactions this journal cannot give back');
+          }
+        }
+        wallets.forEach((wallet) => wallet.release());
+        if (!(await usdcInitialized(contracts))) await initializeUsdc(contracts);
+      },
+    });
 
-    const facilitator = await sandboxFacilitator(config, { chain, rpcUrl: anvil.rpcUrl, publicClient, testClient, admin });
-    logger?.info({ rpcUrl: anvil.rpcUrl, usdc: SANDBOX_INFO.usdcAddress, seller }, 'Sandbox chain started');
+    const facilitator = await sandboxFacilitator(config, { publicClient, testClient, wallet: facilitatorWallet });
+    logger?.info({ rpcUrl, usdc: SANDBOX_INFO.usdcAddress, seller }, 'Sandbox chain started');
     return assembleChain({
       info: SANDBOX_INFO,
-      rpcUrl: anvil.rpcUrl,
+      rpcUrl,
       publicClient,
       facilitator,
       sandbox: { admin, testClient, seller },
-      close: anvil.stop,
+      sandboxProcess: anvil?.supervisor ?? null,
+      close: () => anvil?.supervisor.stop() ?? Promise.resolve(),
     });
   } catch (error) {
-    await anvil.stop();
+    await anvil?.supervisor.stop();
     throw error;
   }
 }
 
-interface SandboxClients {
-  chain: Chain;
-  rpcUrl: string;
-  publicClient: PublicClient;
-  testClient: TestClient;
-  admin: SerialWallet;
+/**
+ * The sandbox's anvil, restarted by a supervisor on the same port and state file when it dies.
+ * `setRestartSteps` names what happens the moment it dies and what runs on a restarted anvil
+ * before it counts as running again.
+ */
+async function superviseAnvil(config: ChainConfig, logger?: ChainLogger) {
+  const port = config.sandboxPort || (await findFreePort());
+  let steps: { onExit(): void; afterRestart(): Promise<void> } = { onExit: () => {}, afterRestart: async () => {} };
+  const supervisor = await supervise<AnvilProcess>({
+    name: 'sandbox chain',
+    logger: logger ?? silentLogger,
+    start: () => startAnvil({ chainId: SANDBOX_INFO.chainId, mnemonic: ANVIL_MNEMONIC, port, stateFile: config.sandboxStateFile }),
+    onExit: () => steps.onExit(),
+    afterRestart: () => steps.afterRestart(),
+  });
+  return {
+    rpcUrl: `http://127.0.0.1:${port}`,
+    supervisor,
+    setRestartSteps: (restartSteps: typeof steps) => (steps = restartSteps),
+  };
 }
 
-async function sandboxFacilitator(config: ChainConfig, clients: SandboxClients): Promise<EvmChain['facilitator']> {
-  if (config.facilitatorUrl) return new HTTPFacilitatorClient({ url: config.facilitatorUrl });
-  const { chain, rpcUrl, publicClient, testClient, admin } = clients;
+const silentLogger: ChainLogger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** The wallet that settles in-process (null with an external facilitator). */
+function sandboxFacilitatorWallet(
+  config: ChainConfig,
+  { chain, rpcUrl, admin, journal }: { chain: Chain; rpcUrl: string; admin: SerialWallet; journal?: TransactionJournal },
+): SerialWallet | null {
+  if (config.facilitatorUrl) return null;
   const configured = config.facilitatorPrivateKey && privateKeyToAccount(config.facilitatorPrivateKey);
   // One account must keep one wallet, or two queues would pick the same nonces.
-  const wallet = configured && configured.address !== admin.address ? createSerialWallet(configured, chain, rpcUrl) : admin;
+  return configured && configured.address !== admin.address ? createSerialWallet(configured, chain, rpcUrl, { journal }) : admin;
+}
+
+async function sandboxFacilitator(
+  config: ChainConfig,
+  { publicClient, testClient, wallet }: { publicClient: PublicClient; testClient: TestClient; wallet: SerialWallet | null },
+): Promise<EvmChain['facilitator']> {
+  // No in-process wallet: a facilitator URL is configured.
+  if (!wallet) return new HTTPFacilitatorClient({ url: config.facilitatorUrl });
   await ensureGas(publicClient, testClient, wallet.address);
   return createLocalFacilitator({ info: SANDBOX_INFO, publicClient, wallet });
 }
@@ -192,10 +250,12 @@ interface ChainParts {
   sandbox: { admin: SerialWallet; testClient: TestClient; seller: Address } | null;
   /** Pays the gas of cancelAuthorization: the sandbox admin, or the in-process facilitator's account. */
   gasPayer?: SerialWallet | null;
+  /** The anvil this server started and supervises. */
+  sandboxProcess?: EvmChain['sandboxProcess'];
   close: () => Promise<void>;
 }
 
-function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPayer = sandbox?.admin ?? null, close }: ChainParts): EvmChain {
+function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPayer = sandbox?.admin ?? null, sandboxProcess = null, close }: ChainParts): EvmChain {
   const usdc = { address: info.usdcAddress, abi: fiatTokenAbi } as const;
   let closed: Promise<void> | undefined;
   let domain: Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }> | undefined;
@@ -213,6 +273,7 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPa
     publicClient,
     facilitator,
     sandboxSeller: sandbox?.seller ?? null,
+    sandboxProcess,
     usdcBalanceOf: (address) => publicClient.readContract({ ...usdc, functionName: 'balanceOf', args: [address] }),
     ethBalanceOf: (address) => publicClient.getBalance({ address }),
     async fundSandboxAddress(address, amount) {
