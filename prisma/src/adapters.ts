@@ -31,6 +31,12 @@ export class PostgresAdapterFactory extends PrismaPg {
     const adapter = await super.connect();
     const pool = adapter.underlyingDriver();
     adapter.executeScript = (script: string) => runScript(() => pool.query(script));
+    // A connection the server drops (a restart, pg_terminate_backend) emits 'error'. The adapter
+    // listens only once a transaction has its connection, a microtask after checkout; an error
+    // in between would be unhandled and end the process. Every connection gets a listener from
+    // its first moment instead: the query or transaction on it still fails, and is answered
+    // (503, a retried activity) by its caller.
+    pool.on('connect', (client) => client.on('error', () => {}));
     return adapter;
   }
 }

@@ -22,6 +22,7 @@ import { assistantRoute } from './http/assistant-route';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
 import { requireOperator } from './http/operator-token';
+import { isTransientDependencyError, RETRY_AFTER_SECONDS, unavailableError } from './http/transient-error';
 import { securityHeaders } from './http/security-headers';
 import { authenticateOwner } from './services/auth/authenticate-owner';
 import { apiV1Plugin } from './http/api-v1/plugin';
@@ -75,7 +76,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyHelmet, securityHeaders(deps.publicUrl));
 
   app.setErrorHandler((error, request, reply) => {
-    if (isAppError(error)) return reply.status(error.httpStatus).send(error.toJSON());
+    if (isTransientDependencyError(error)) {
+      request.log.warn({ err: error }, 'a dependency is unavailable: answered 503');
+      return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send(unavailableError(error).toJSON());
+    }
+    if (isAppError(error)) {
+      if (error.httpStatus === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
+      return reply.status(error.httpStatus).send(error.toJSON());
+    }
     const status = (error as { statusCode?: number }).statusCode ?? 500;
     if (status < 500) {
       const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';

@@ -5,6 +5,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ACCESS_TOKEN_TTL_SECONDS, AppError, isAppError, type ErrorCode } from '@purser/core';
+import { isTransientDependencyError, unavailableError } from '../http/transient-error';
 import type { Context } from './context';
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
@@ -52,6 +53,10 @@ const t = initTRPC.context<Context>().create({
 /** Turns AppErrors thrown by services into TRPCErrors with the matching code. */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
+  if (!result.ok && !isAppError(result.error.cause) && isTransientDependencyError(result.error.cause)) {
+    const cause = unavailableError(result.error.cause);
+    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause });
+  }
   if (!result.ok && isAppError(result.error.cause)) {
     const cause = result.error.cause;
     throw new TRPCError({ code: TRPC_CODE_BY_STATUS[cause.httpStatus] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
