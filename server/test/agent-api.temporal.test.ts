@@ -4,6 +4,7 @@
  * behind the official x402 seller middleware, and the official MCP and x402 clients call in.
  * Every test that moves money checks the chain, the ledger balances and verifyLedger.
  */
+import { randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -13,13 +14,14 @@ import { x402Client } from '@x402/core/client';
 import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
-import { decodeFunctionData, erc20Abi, getAddress, parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
+import { createWalletClient, decodeFunctionData, erc20Abi, getAddress, http, parseAbi, parseEventLogs, type Address, type Hex } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { X402RequirementsView, X402SignedPaymentView, X402UpstreamResponseView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { startChain } from '../src/services/chain/start-chain';
+import { readAgentPrivateKey } from '../src/services/identity/agent-keys';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
@@ -225,6 +227,29 @@ describe('x402', () => {
     await expectLedgerConsistent();
   });
 
+  it('answers /x402/fetch sent again with its Idempotency-Key with the seller\'s kept answer, paying once', async () => {
+    const agent = await createFundedAgent({ fund: 10 });
+    const ledgerBefore = await ledgerBalance(agent.id);
+    const chainBefore = { agent: await onChain(agent.address), seller: await onChain(seller) };
+    const key = { 'idempotency-key': `fetch-${randomUUID()}` };
+
+    const first = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url: weather() }, key));
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    // As a client whose first answer was lost sends it again.
+    const again = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url: weather() }, key));
+    expect(again.status, JSON.stringify(again.body)).toBe(200);
+    const [view, replayed] = [first.body, again.body] as unknown as X402UpstreamResponseView[];
+    expect(replayed).toEqual(view);
+    expect(JSON.parse(replayed!.body)).toMatchObject({ city: 'Lisbon' });
+    expect(replayed!.payment).toMatchObject({ status: 'settled', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+
+    expect(await prisma.paymentIntent.count({ where: { agentId: agent.id } })).toBe(1);
+    expect(await onChain(agent.address)).toBe(chainBefore.agent - WEATHER_PRICE);
+    expect(await onChain(seller)).toBe(chainBefore.seller + WEATHER_PRICE);
+    expect(await ledgerBalance(agent.id)).toBe(ledgerBefore - WEATHER_PRICE);
+    await expectLedgerConsistent();
+  });
+
   it('pays through the three steps: requirements, sign-payment (the body is the requirement), proxy', async () => {
     const agent = await createFundedAgent({ fund: 10 });
     const ledgerBefore = await ledgerBalance(agent.id);
@@ -261,6 +286,57 @@ describe('x402', () => {
     });
     expect(await onChain(agent.address)).toBe(chainBefore.agent - WEATHER_PRICE);
     expect(await onChain(seller)).toBe(chainBefore.seller + WEATHER_PRICE);
+    expect(await ledgerBalance(agent.id)).toBe(ledgerBefore - WEATHER_PRICE);
+    await expectLedgerConsistent();
+  });
+
+  it('settles a payment whose redemption landed below the block recorded at signing, as on a sandbox chain rebuilt after a crash', async () => {
+    const agent = await createFundedAgent({ fund: 10 });
+    const ledgerBefore = await ledgerBalance(agent.id);
+    const requirements = (await agentCall(agent, 'POST', '/x402/requirements', { url: weather() })).body as unknown as X402RequirementsView;
+    await env.runWorker(async () => {
+      const signed = await agentCall(agent, 'POST', '/x402/sign-payment', requirements.recommended!);
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+      const payment = signed.body as unknown as X402SignedPaymentView;
+      // The chain the header was signed on had reached a block this one never will: its replay
+      // after a restart puts the seller's redemption lower than the block the rail recorded.
+      const operation = await prisma.railOperation.findUniqueOrThrow({ where: { paymentIntentId: payment.intent_id }, select: { details: true } });
+      const farAhead = (await chain.publicClient.getBlockNumber()) + 1_000_000n;
+      await prisma.railOperation.update({ where: { paymentIntentId: payment.intent_id }, data: { details: { ...(operation.details as object), fromBlock: String(farAhead) } } });
+
+      const proxied = await agentCall(agent, 'POST', '/x402/proxy', { url: weather(), payment_header: payment.xPaymentHeader });
+      expect(proxied.status, JSON.stringify(proxied.body)).toBe(200);
+      expect((proxied.body as unknown as X402UpstreamResponseView).payment).toMatchObject({ intent_id: payment.intent_id, status: 'settled' });
+    });
+    expect(await ledgerBalance(agent.id)).toBe(ledgerBefore - WEATHER_PRICE);
+    await expectLedgerConsistent();
+  });
+
+  it('waits a moment for on-chain USDC a sandbox chain gives back, and declines a shortfall that lasts: nothing signed, the hold returned', async () => {
+    const agent = await createFundedAgent({ fund: 10 });
+    const ledgerBefore = await ledgerBalance(agent.id);
+    // The agent's USDC leaves its address (its own transfer, signed with its key), as if a
+    // restarted sandbox chain had not replayed its mint yet.
+    const key = await readAgentPrivateKey(prisma, env.testApp.deps.masterKey, agent.id, 'evm');
+    const wallet = createWalletClient({ account: privateKeyToAccount(`0x${key.toString('hex')}`), chain: chain.publicClient.chain!, transport: http(chain.rpcUrl) });
+    const sink = privateKeyToAccount(generatePrivateKey()).address;
+    const drain = await wallet.writeContract({ address: chain.info.usdcAddress, abi: erc20Abi, functionName: 'transfer', args: [sink, await onChain(agent.address)] });
+    await chain.publicClient.waitForTransactionReceipt({ hash: drain });
+
+    await env.runWorker(async () => {
+      // Back on chain a second after the payment asks: it is signed and paid.
+      setTimeout(() => void chain.fundSandboxAddress(agent.address, 10_000_000n), 1_000);
+      const fetched = await agentCall(agent, 'POST', '/x402/fetch', { url: weather() });
+      expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
+      expect((fetched.body as unknown as X402UpstreamResponseView).payment).toMatchObject({ status: 'settled' });
+
+      // Gone for good: declined with the reason, after the wait.
+      const rest = await wallet.writeContract({ address: chain.info.usdcAddress, abi: erc20Abi, functionName: 'transfer', args: [sink, await onChain(agent.address)] });
+      await chain.publicClient.waitForTransactionReceipt({ hash: rest });
+      const declined = await agentCall(agent, 'POST', '/x402/fetch', { url: weather() });
+      expect(declined.status, JSON.stringify(declined.body)).toBe(422);
+      expect(JSON.stringify(declined.body)).toContain('fund the agent');
+    });
     expect(await ledgerBalance(agent.id)).toBe(ledgerBefore - WEATHER_PRICE);
     await expectLedgerConsistent();
   });

@@ -35,6 +35,9 @@ const AUTHORIZATION_POLL_MS = 1_000;
 const CLOCK_SKEW_S = 60n;
 /** The sandbox chain runs on this machine's clock. */
 const SANDBOX_CLOCK_SKEW_S = 1n;
+/** How long a sandbox shortfall on chain is read again before the payment is declined. */
+const SANDBOX_BALANCE_WAIT_MS = 5_000;
+const SANDBOX_BALANCE_POLL_MS = 250;
 
 export const X402_INTENT_REASON =
   "x402 payments are made through the agent API's /x402 endpoints, which answer a seller's 402 response; a payment intent without a seller's requirement cannot use this rail";
@@ -91,6 +94,21 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
     return account;
   }
 
+  /**
+   * The payer's USDC on chain. In the sandbox a shortfall is read again for a few seconds before
+   * it counts: a sandbox chain restarted from its state file gives back the mints it lost within
+   * moments (its journal replay), and an agent funded in the ledger is minted the same amount.
+   */
+  async function onChainBalanceCovering(payer: Address, amount: bigint): Promise<bigint> {
+    const { chain } = deps.x402!;
+    const deadline = Date.now() + (chain.info.sandbox ? SANDBOX_BALANCE_WAIT_MS : 0);
+    for (;;) {
+      const balance = await chain.usdcBalanceOf(payer);
+      if (balance >= amount || Date.now() >= deadline) return balance;
+      await new Promise((resolve) => setTimeout(resolve, SANDBOX_BALANCE_POLL_MS));
+    }
+  }
+
   /** Resolves a pending operation once the chain says how it ended: used, cancelled or expired. */
   async function follow(operation: StoredOperation): Promise<StoredOperation> {
     if (operation.status !== 'pending') return operation;
@@ -98,7 +116,15 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
     const payer = operation.details.payer as Address;
     const nonce = operation.details.nonce as Hex;
     if (await chain.authorizationUsed(payer, nonce)) {
-      const { used, cancelled } = await chain.authorizationOutcome(payer, nonce, BigInt(String(operation.details.fromBlock)));
+      // A sandbox chain restarted from its state file replays what it lost, possibly into lower
+      // block numbers than the one recorded at signing, and may not have reached that block yet
+      // (the node refuses the search): there, its whole (short) history is searched instead.
+      const fromBlock = BigInt(String(operation.details.fromBlock));
+      const recorded = await chain.authorizationOutcome(payer, nonce, fromBlock).catch((error: unknown) => {
+        if (chain.info.sandbox) return { used: null, cancelled: null };
+        throw error;
+      });
+      const { used, cancelled } = recorded.used || recorded.cancelled || !chain.info.sandbox ? recorded : await chain.authorizationOutcome(payer, nonce, 0n);
       if (used) return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: used });
       if (cancelled) {
         return resolveOperation(
@@ -170,7 +196,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
         if (agentStatus !== 'active') {
           return { reference: `x402-refused-${payment.intentId}`, status: 'declined', declineCode: 'agent_not_active', declineMessage: `The agent is ${agentStatus}; nothing was signed`, details: { network: chain.info.network, payer } };
         }
-        const onChain = await chain.usdcBalanceOf(payer);
+        const onChain = await onChainBalanceCovering(payer, payment.amount);
         if (onChain < payment.amount) {
           return {
             reference: `x402-refused-${payment.intentId}`,

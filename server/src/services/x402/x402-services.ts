@@ -245,9 +245,33 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   } else {
     intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
   }
-  const settled = await deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
-  const hash = (settled?.details as Record<string, unknown> | undefined)?.transactionHash;
-  return upstreamView(response, { intent_id: intentId, status: intent.status, transaction_hash: typeof hash === 'string' ? hash : null });
+  const answer = upstreamView(response, null);
+  const hash = await settlementHash(deps, intentId, settledBySeller ? answer : null);
+  return { ...answer, payment: { intent_id: intentId, status: intent.status, transaction_hash: hash } };
+}
+
+/** What a kept seller response may weigh; a larger one is answered once and not kept. */
+const KEPT_RESPONSE_MAX_BYTES = 256 * 1024;
+
+/**
+ * The payment's transaction hash, once settled. With `keep`, the seller's answer to a settled
+ * payment is kept with its rail operation in the same statement, so the same call repeated (its
+ * answer lost on the way) gets that answer again instead of a refusal to redeem the header
+ * twice. It is merged into the stored details once the operation is settled, after the workflow
+ * wrote its own details, so neither write loses the other's.
+ */
+async function settlementHash(deps: X402Deps, intentId: string, keep: X402UpstreamResponseView | null): Promise<string | null> {
+  if (keep && Buffer.byteLength(keep.body) <= KEPT_RESPONSE_MAX_BYTES) {
+    const { payment: _payment, ...kept } = keep;
+    const [updated] = await deps.db.prisma.$queryRaw<Array<{ hash: string | null }>>`
+      UPDATE rail_operations SET details = details || jsonb_build_object('sellerResponse', ${JSON.stringify(kept)}::jsonb)
+       WHERE payment_intent_id = ${intentId}::uuid AND status = 'settled'
+       RETURNING details->>'transactionHash' AS hash`;
+    if (updated) return updated.hash;
+  }
+  const operation = await deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
+  const hash = (operation?.details as Record<string, unknown> | undefined)?.transactionHash;
+  return typeof hash === 'string' ? hash : null;
 }
 
 // ---------------------------------------------------------------- all in one
@@ -287,6 +311,23 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
     { idempotencyKey: options.idempotencyKey, urlFetched: true },
   );
   if (!signed.authorized) return { kind: 'waiting', view: signed.view };
+  // The same call again, by its Idempotency-Key (a client retrying after a lost answer): the
+  // answer the seller gave for this payment, not an attempt to redeem its header twice.
+  const kept = signed.replayed ? await keptSellerResponse(deps, agent, signed.view.intent_id) : null;
+  if (kept) return { kind: 'response', view: kept };
   return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }) };
+}
+
+async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, intentId: string): Promise<X402UpstreamResponseView | null> {
+  const operation = await deps.db.prisma.railOperation.findFirst({
+    where: { paymentIntentId: intentId, status: 'settled', paymentIntent: { agentId: agent.agentId } },
+    select: { details: true },
+  });
+  const details = operation?.details as Record<string, unknown> | undefined;
+  const kept = details?.sellerResponse as Omit<X402UpstreamResponseView, 'payment'> | undefined;
+  if (!kept) return null;
+  const intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
+  const hash = details!.transactionHash;
+  return { ...kept, payment: { intent_id: intentId, status: intent.status, transaction_hash: typeof hash === 'string' ? hash : null } };
 }
 
