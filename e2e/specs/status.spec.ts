@@ -1,10 +1,11 @@
 // /status: live health from the running product (tRPC `health.get`), mapped to the spec's
 // services; the page's reaction to a failed check (the answer rewritten with page.route) and
-// to an unreachable health check; the telemetry panel, incident log and support contact.
+// to an unreachable health check; the telemetry panel (the sandbox chain `npm start` runs and
+// the webhook backlog among its rows), incident log and support contact.
 import { expect, test, type Page } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
 
-type Check = { status: 'up' | 'down'; latencyMs: number; error?: string };
+type Check = { status: 'up' | 'down'; latencyMs: number; error?: string; restarts?: number; pending?: number; oldestPendingSeconds?: number | null };
 
 /** Answers health.get with the real report, with the named checks replaced. */
 async function overrideHealth(page: Page, checks: Record<string, Check>) {
@@ -16,7 +17,9 @@ async function overrideHealth(page: Page, checks: Record<string, Check>) {
       const body = (await response.json()) as { result: { data: { status: string; checks: Record<string, Check> } } }[];
       const report = body[procedures.indexOf('health.get')]!.result.data;
       Object.assign(report.checks, checks);
-      report.status = Object.values(report.checks).every((check) => check.status === 'up') ? 'ok' : 'unavailable';
+      // As the server does: the webhook backlog is informational and never makes the product unavailable.
+      const required = Object.entries(report.checks).filter(([name]) => name !== 'webhooks');
+      report.status = required.every(([, check]) => check.status === 'up') ? 'ok' : 'unavailable';
       await route.fulfill({ response, json: body });
     },
   );
@@ -49,12 +52,27 @@ test.describe('status page', () => {
     }
     await expect(service(page, 'Solana Rail')).toContainText('Sandbox simulator');
 
+    // `npm start` runs the sandbox chain, so the report checks it and the Base / EVM Rail needs it.
+    expect(checks.chain, 'the report checks the sandbox chain').toBeDefined();
+    await expect(service(page, 'Base / EVM Rail')).toContainText('Depends on: Database, Temporal, Payments worker, Sandbox chain.');
+    await expect(service(page, 'Base / EVM Rail')).not.toContainText('not checked');
+
     // The telemetry panel shows the latencies health.get answered, not made-up ones.
     const telemetry = page.getByRole('region', { name: 'Telemetry' });
-    for (const name of ['database', 'temporal', 'worker']) {
+    for (const name of ['database', 'temporal', 'worker', 'chain']) {
       expect(checks[name]!.status).toBe('up');
       await expect(telemetry.getByTestId(`latency-${name}`)).toHaveText(`${checks[name]!.latencyMs} ms`);
     }
+    await expect(telemetry.getByRole('term').filter({ hasText: 'Sandbox chain' })).toBeVisible();
+    // Nothing restarted the embedded children, so no restart count is shown.
+    expect([checks.temporal!.restarts, checks.chain!.restarts]).toEqual([0, 0]);
+    await expect(telemetry.getByTestId(/^restarts-/)).toHaveCount(0);
+
+    // No spec registers a webhook endpoint, so no delivery waits; the backlog is still shown.
+    expect(checks.webhooks).toMatchObject({ status: 'up', pending: 0, oldestPendingSeconds: null });
+    await expect(telemetry.getByRole('term').filter({ hasText: 'Webhook backlog' })).toBeVisible();
+    await expect(telemetry.getByTestId('webhook-backlog')).toHaveText('0 waiting');
+    await expect(service(page, 'Webhook Delivery')).not.toContainText('waiting');
     // The spec's sample figures appear only under an Illustrative label.
     await expect(telemetry.getByText('Illustrative')).toBeVisible();
     await expect(telemetry.getByText('1.2M')).toBeVisible();
@@ -77,7 +95,30 @@ test.describe('status page', () => {
       await expect(service(page, name)).toContainText('Not answering: Payments worker.');
     }
     for (const name of ['Realtime Telemetry', 'Wallet Provisioning']) await expect(service(page, name)).toContainText('Operational');
-    await expect(page.getByRole('region', { name: 'Telemetry' })).toContainText('timed out');
+    await expect(page.getByRole('region', { name: 'Telemetry' })).toContainText('Timed out');
+  });
+
+  test('a sandbox chain the supervisor gave up on takes down the Base / EVM Rail only', async ({ page }) => {
+    await overrideHealth(page, { chain: { status: 'down', latencyMs: 3, error: 'gave up', restarts: 3 } });
+    await page.goto('/status');
+    await expect(page.getByTestId('overall-status')).toHaveText('Partial outage');
+    await expect(service(page, 'Base / EVM Rail')).toContainText('Outage');
+    await expect(service(page, 'Base / EVM Rail')).toContainText('Not answering: Sandbox chain.');
+    for (const name of ['Intent & Policy API', 'Webhook Delivery', 'Realtime Telemetry', 'Wallet Provisioning', 'Solana Rail']) {
+      await expect(service(page, name)).toContainText('Operational');
+    }
+    const telemetry = page.getByRole('region', { name: 'Telemetry' });
+    await expect(telemetry).toContainText('Gave up — restart needed');
+    await expect(telemetry.getByTestId('restarts-chain')).toHaveText('restarted 3×');
+  });
+
+  test('a webhook backlog is shown but changes no service’s state', async ({ page }) => {
+    await overrideHealth(page, { webhooks: { status: 'up', latencyMs: 4, pending: 12, oldestPendingSeconds: 190 } });
+    await page.goto('/status');
+    await expect(page.getByTestId('overall-status')).toHaveText('All systems operational');
+    await expect(service(page, 'Webhook Delivery')).toContainText('Operational');
+    await expect(service(page, 'Webhook Delivery')).toContainText('12 deliveries waiting for their receivers, oldest 3 min.');
+    await expect(page.getByRole('region', { name: 'Telemetry' }).getByTestId('webhook-backlog')).toHaveText('12 waiting, oldest 3 min');
   });
 
   test('a down database is a major outage', async ({ page }) => {

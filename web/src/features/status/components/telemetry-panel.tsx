@@ -1,9 +1,19 @@
-// The status page's telemetry: the live health checks with their latencies, then the spec's
-// sample figures, which are not measured and are labelled as such.
+// The status page's telemetry: the live health checks with their latencies (and how often the
+// supervisor restarted an embedded child), the webhook backlog, then the spec's sample figures,
+// which are not measured and are labelled as such.
 import { Box, Card, CardContent, Chip, Divider, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { HEALTH_REFRESH_MS } from '../hooks/use-health';
-import { CHECK_LABELS, SLOW_CHECK_MS, type CheckName, type HealthChecks } from '../utils/service-status';
+import {
+  CHECK_LABELS,
+  checkLabel,
+  formatAge,
+  SLOW_CHECK_MS,
+  type Check,
+  type CheckName,
+  type HealthChecks,
+  type WebhookBacklog,
+} from '../utils/service-status';
 import { StateIndicator } from './state-indicator';
 
 const CHECKS: readonly CheckName[] = ['database', 'temporal', 'worker'];
@@ -27,26 +37,15 @@ export function TelemetryPanel({ report, failed }: { report: HealthChecks | unde
           Live health checks, every {HEALTH_REFRESH_MS / 1000} seconds.
         </Typography>
         <Box component="dl" sx={{ m: 0 }}>
-          {CHECKS.map((name) => {
+          {checkNames(report, failed).map((name) => {
             const check = failed ? undefined : report?.checks[name];
             return (
               <Row key={name} term={CHECK_LABELS[name]}>
-                {check ? (
-                  <>
-                    <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 700 }} data-testid={`latency-${name}`}>
-                      {check.latencyMs} ms
-                    </Box>
-                    <StateIndicator
-                      state={check.status === 'down' ? 'outage' : check.latencyMs > SLOW_CHECK_MS ? 'degraded' : 'operational'}
-                      label={check.status === 'down' ? (check.error ?? 'Down') : 'Up'}
-                    />
-                  </>
-                ) : (
-                  <StateIndicator state="unknown" label={failed ? 'No answer' : 'Checking…'} />
-                )}
+                {check ? <CheckValue name={name} check={check} /> : <NoAnswer failed={failed} />}
               </Row>
             );
           })}
+          <BacklogRow report={report} failed={failed} />
         </Box>
         <Divider sx={{ my: 2 }} />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
@@ -72,13 +71,70 @@ export function TelemetryPanel({ report, failed }: { report: HealthChecks | unde
   );
 }
 
+/** The sandbox chain has a row only when the report checks it: a real network is not checked. */
+function checkNames(report: HealthChecks | undefined, failed: boolean): readonly CheckName[] {
+  return !failed && report?.checks.chain ? [...CHECKS, 'chain'] : CHECKS;
+}
+
+function CheckValue({ name, check }: { name: CheckName; check: Check }) {
+  return (
+    <>
+      {check.restarts ? (
+        <Box component="span" sx={{ color: 'text.secondary' }} data-testid={`restarts-${name}`}>
+          restarted {check.restarts}×
+        </Box>
+      ) : null}
+      <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 700 }} data-testid={`latency-${name}`}>
+        {check.latencyMs} ms
+      </Box>
+      <StateIndicator state={check.status === 'down' ? 'outage' : check.latencyMs > SLOW_CHECK_MS ? 'degraded' : 'operational'} label={checkLabel(check)} />
+    </>
+  );
+}
+
+function NoAnswer({ failed }: { failed: boolean }) {
+  return <StateIndicator state="unknown" label={failed ? 'No answer' : 'Checking…'} />;
+}
+
+/**
+ * Webhook deliveries waiting for their receivers. Informational: a receiver's outage is not
+ * ours, so a backlog gets no state colour, and a failed count reads as unknown, not as an outage.
+ */
+function BacklogRow({ report, failed }: { report: HealthChecks | undefined; failed: boolean }) {
+  const backlog = failed ? undefined : report?.checks.webhooks;
+  if (report && !failed && !backlog) return null;
+  return (
+    <Row term="Webhook backlog">
+      {backlog ? (
+        backlog.status === 'up' ? (
+          <Box component="span" sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 700 }} data-testid="webhook-backlog">
+            {describeBacklog(backlog)}
+          </Box>
+        ) : (
+          <StateIndicator state="unknown" label={checkLabel(backlog)} />
+        )
+      ) : (
+        <NoAnswer failed={failed} />
+      )}
+    </Row>
+  );
+}
+
+/** '12 waiting, oldest 3 min'; '0 waiting' when none does (the oldest age is then null). */
+function describeBacklog({ pending = 0, oldestPendingSeconds }: WebhookBacklog): string {
+  return oldestPendingSeconds == null ? `${pending} waiting` : `${pending} waiting, oldest ${formatAge(oldestPendingSeconds)}`;
+}
+
 function Row({ term, children }: { term: string; children: ReactNode }) {
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 2, py: 0.75 }}>
+    <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', columnGap: 2, rowGap: 0.5, py: 0.75 }}>
       <Typography component="dt" variant="body2">
         {term}
       </Typography>
-      <Box component="dd" sx={{ m: 0, display: 'flex', alignItems: 'center', gap: 1.5, typography: 'body2', textAlign: 'right' }}>
+      <Box
+        component="dd"
+        sx={{ m: 0, ml: 'auto', display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'flex-end', columnGap: 1.5, rowGap: 0.5, typography: 'body2', textAlign: 'right' }}
+      >
         {children}
       </Box>
     </Box>
