@@ -9,6 +9,8 @@ import { parse } from 'yaml';
 const ROOT = join(import.meta.dirname, '..');
 
 interface Service {
+  restart?: string;
+  command?: string[];
   environment?: Record<string, string | number>;
   ports?: string[];
   secrets?: Array<string | { source: string }>;
@@ -30,6 +32,14 @@ describe('docker-compose.yml', () => {
       expect(secretNames(service), name).toContain('master_key');
     }
     expect(compose.secrets?.master_key).toEqual({ file: './docker/secrets/master_key' });
+  });
+
+  it('restarts every service that exits, as npm start restarts its embedded children', () => {
+    for (const [name, service] of Object.entries(compose.services)) expect(service.restart, name).toBe('unless-stopped');
+  });
+
+  it('has the sandbox chain write its state while running, not only on a clean exit', () => {
+    expect(compose.services.chain!.command).toEqual(expect.arrayContaining(['--state=/data/chain.json', '--state-interval=10']));
   });
 
   it('keeps the secret file out of git', () => {
