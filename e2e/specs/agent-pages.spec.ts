@@ -1,9 +1,9 @@
 // The agent pages: an owner signed up, topped up, with a funded agent that paid once through
 // the agent API (all set up over the API); then the transactions page's filters, the connect
 // page's cards, the API key rotation, the error cards, accessibility and screenshots.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
 import { signUpOwner } from '../support/owner';
+import { expectNoSeriousViolations } from '../support/page-checks';
 import { openSettled } from '../support/session';
 
 const AGENT_API = '/functions/v1/mcp-server';
@@ -39,15 +39,6 @@ async function ownerWithPaidAgent(request: APIRequestContext): Promise<PaidAgent
   expect(paid.ok(), await paid.text()).toBe(true);
 
   return { id: agent.id, did: agent.did, name, apiKey: api_key.key };
-}
-
-async function expectNoSeriousViolations(page: Page, label: string) {
-  const results = await new AxeBuilder({ page }).analyze();
-  const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-  expect(
-    serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`),
-    `${label}: serious or critical axe violations`,
-  ).toEqual([]);
 }
 
 async function setTheme(page: Page, mode: 'light' | 'dark') {

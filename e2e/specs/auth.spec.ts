@@ -1,9 +1,9 @@
 // The /auth page and the session around it (spec sections 2, 4, 5 and 8): signing up with an
 // invitation code, signing in and out, the validation and refusal messages, a session that
 // survives a reload, and the page's accessibility and layout in both themes.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { invitationCode, newOwnerDetails, signUpOwner } from '../support/owner';
+import { expectNoSeriousViolations } from '../support/page-checks';
 
 const toasts = (page: Page) => page.getByRole('region', { name: /Notifications/ });
 
@@ -200,9 +200,7 @@ test.describe('auth page', () => {
       for (const tab of ['Sign In', 'Sign Up']) {
         await page.getByRole('tab', { name: tab }).click();
         await expect(page.getByRole('tab', { name: tab })).toHaveAttribute('aria-selected', 'true');
-        const results = await new AxeBuilder({ page }).analyze();
-        const serious = results.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-        expect(serious.map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`)).toEqual([]);
+        await expectNoSeriousViolations(page, `${tab} tab (${theme})`);
       }
     });
   }

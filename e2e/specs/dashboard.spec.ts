@@ -1,9 +1,9 @@
 // The owner dashboard: skeleton then content, creating an agent (its API key shown once),
 // topping up and funding it, live updates from changes made elsewhere, the dialogs'
 // validation toasts, accessibility in both themes and the layout at desktop and phone widths.
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { signUpOwner, type TestOwner } from '../support/owner';
+import { expectNoSeriousViolations } from '../support/page-checks';
 
 test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
@@ -245,15 +245,11 @@ test.describe('dashboard', () => {
       await expect(page.locator('html')).toHaveAttribute('data-theme', mode);
       // Toasts fade out; let them go so the scan sees the page at rest.
       await expect(page.locator('[data-sonner-toast]')).toHaveCount(0, { timeout: 15_000 });
-      const page_ = await new AxeBuilder({ page }).analyze();
-      const serious = page_.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(serious, `${mode} page: ${JSON.stringify(serious.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
+      await expectNoSeriousViolations(page, `${mode} page`);
 
       await page.getByRole('article', { name: 'Axe Agent' }).getByRole('button', { name: 'Fund Agent' }).click();
       await expect(dialog(page, 'Fund Agent')).toBeVisible();
-      const withDialog = await new AxeBuilder({ page }).analyze();
-      const seriousInDialog = withDialog.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical');
-      expect(seriousInDialog, `${mode} dialog: ${JSON.stringify(seriousInDialog.map((v) => [v.id, v.nodes.map((n) => n.target)]))}`).toEqual([]);
+      await expectNoSeriousViolations(page, `${mode} dialog`);
       await dialog(page, 'Fund Agent').getByRole('button', { name: 'Cancel' }).click();
       await expect(dialog(page, 'Fund Agent')).toBeHidden();
     }

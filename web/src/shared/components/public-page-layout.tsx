@@ -4,6 +4,7 @@ import { AppBar, Box, Container, Stack, Toolbar, Typography, type Breakpoint } f
 import { alpha } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { BrandLink } from './brand-link';
+import { ASSISTANT_BUTTON_CLEARANCE } from '../layout/assistant-button-space';
 
 /** Height of the sticky top bar; pages that scroll to anchors keep their targets below it. */
 export const PUBLIC_HEADER_HEIGHT = 64;
@@ -66,7 +67,7 @@ export function PublicPageLayout({ title, subtitle, hero, actions, maxWidth = 'm
         id="main-content"
         tabIndex={-1}
         maxWidth={maxWidth}
-        sx={{ py: { xs: 4, md: 6 }, outline: 'none' }}
+        sx={{ pt: { xs: 4, md: 6 }, pb: ASSISTANT_BUTTON_CLEARANCE, outline: 'none' }}
       >
         {hero ?? (
           <Box sx={{ mb: { xs: 3, md: 4 } }}>

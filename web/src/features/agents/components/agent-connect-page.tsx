@@ -10,6 +10,7 @@ import { agentApiBaseUrl, fetchAgentApiBaseUrl } from '../api/agent-api-base';
 import { isAgentId } from '../utils/agent-id';
 import { networkLinks, type LinkedNetwork } from '../utils/network-links';
 import { isNotFoundError } from '../utils/trpc-errors';
+import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { BackToDashboardButton } from './back-to-dashboard-button';
 import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard } from './mcp-setup-cards';
 import { RotateApiKeyCard } from './rotate-api-key-card';
@@ -31,7 +32,7 @@ export function AgentConnectPage() {
   const { agentId } = useParams();
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
-      <Container component="main" maxWidth="lg" sx={{ py: 4 }}>
+      <Container component="main" maxWidth="lg" sx={{ pt: 4, pb: ASSISTANT_BUTTON_CLEARANCE }}>
         <BackToDashboardButton />
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mt: 2 }}>
           Agent MCP Setup

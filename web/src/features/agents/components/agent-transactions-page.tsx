@@ -9,6 +9,7 @@ import { useTRPC } from '../../../shared/trpc';
 import { isAgentId } from '../utils/agent-id';
 import { DEFAULT_FILTERS, filterTransactions } from '../utils/transaction-filters';
 import { errorMessage, isNotFoundError } from '../utils/trpc-errors';
+import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { BackToDashboardButton } from './back-to-dashboard-button';
 import { TransactionFiltersBar } from './transaction-filters-bar';
 import { TransactionsTable } from './transactions-table';
@@ -22,7 +23,7 @@ export function AgentTransactionsPage() {
   const { agentId } = useParams();
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
-      <Container component="main" maxWidth="xl" sx={{ py: 4 }}>
+      <Container component="main" maxWidth="xl" sx={{ pt: 4, pb: ASSISTANT_BUTTON_CLEARANCE }}>
         <BackToDashboardButton />
         {!agentId ? (
           <MessageCard title="Unable to load transactions" message={MISSING_ID_MESSAGE} />

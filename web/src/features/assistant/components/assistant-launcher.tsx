@@ -7,6 +7,7 @@ import ChatRounded from '@mui/icons-material/ChatRounded';
 import { CircularProgress, Fab } from '@mui/material';
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { toast } from 'sonner';
+import { ASSISTANT_BUTTON_OFFSET } from '../../../shared/layout/assistant-button-space';
 import type { AssistantPanelProps } from './assistant-panel';
 
 type View = 'closed' | 'open' | 'minimised';
@@ -68,8 +69,8 @@ export function AssistantLauncher() {
       onFocus={prefetch}
       sx={(theme) => ({
         position: 'fixed',
-        right: { xs: 16, sm: 24 },
-        bottom: { xs: 16, sm: 24 },
+        right: ASSISTANT_BUTTON_OFFSET,
+        bottom: ASSISTANT_BUTTON_OFFSET,
         zIndex: theme.zIndex.speedDial,
       })}
     >

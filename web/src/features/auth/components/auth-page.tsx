@@ -8,6 +8,7 @@ import { BrandLink } from '../../../shared/components/brand-link';
 import { LoadingScreen } from '../../../shared/components/loading-screen';
 import type { Session } from '../../../shared/session/session-store';
 import { useSessionStore } from '../../../shared/session/use-session-store';
+import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { SignInFormPanel } from './sign-in-form';
 import { SignUpFormPanel } from './sign-up-form';
 
@@ -36,7 +37,7 @@ export function AuthPage() {
   return (
     <Box
       component="main"
-      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 2, py: { xs: 2, sm: 4 }, bgcolor: 'background.default' }}
+      sx={{ minHeight: '100vh', display: 'grid', placeItems: 'center', px: 2, pt: { xs: 2, sm: 4 }, pb: { xs: ASSISTANT_BUTTON_CLEARANCE.xs, sm: 4 }, bgcolor: 'background.default' }}
     >
       <Stack spacing={2} sx={{ width: '100%', maxWidth: 440 }}>
         <Box>

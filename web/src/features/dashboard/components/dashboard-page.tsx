@@ -3,6 +3,7 @@
 import { Box, Container, Grid, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useDashboardData } from '../hooks/use-dashboard-data';
+import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { AgentsSection } from './agents-section';
 import { ApiKeyDialog, type CreatedKey } from './api-key-dialog';
 import { CreateAgentDialog } from './create-agent-dialog';
@@ -33,7 +34,7 @@ export function DashboardPage() {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
       <DashboardTopBar />
-      <Container component="main" maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
+      <Container component="main" maxWidth="lg" sx={{ pt: { xs: 3, md: 4 }, pb: ASSISTANT_BUTTON_CLEARANCE }}>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>
           Dashboard
         </Typography>

@@ -4,6 +4,7 @@ import { Box, Container, Link, Stack, Typography } from '@mui/material';
 import { CONTACT_EMAILS } from '@purser/docs-content/constants';
 import { Link as RouterLink } from 'react-router';
 import { BrandLink } from '../../../shared/components/brand-link';
+import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 
 const groups = [
   {
@@ -29,7 +30,7 @@ const POSTAL_ADDRESS = ['Purser Technologies Inc.', '100 Example Street, Suite 4
 
 export function LandingFooter() {
   return (
-    <Box component="footer" sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', pt: { xs: 6, md: 8 }, pb: 4 }}>
+    <Box component="footer" sx={{ borderTop: 1, borderColor: 'divider', bgcolor: 'background.paper', pt: { xs: 6, md: 8 }, pb: ASSISTANT_BUTTON_CLEARANCE }}>
       <Container maxWidth="lg">
         <Box sx={{ display: 'grid', gap: { xs: 5, md: 6 }, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr', md: '2fr 1fr 1fr' } }}>
           <Box sx={{ gridColumn: { sm: '1 / -1', md: 'auto' } }}>
