@@ -25,6 +25,24 @@ export async function runOrThrow(command, args, options = {}) {
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
 }
 
+/** Free ports, all different: each is held until every one is found, then all are released. */
+export async function freePorts(count) {
+  const servers = [];
+  try {
+    for (let i = 0; i < count; i += 1) {
+      const server = createServer();
+      servers.push(server);
+      await new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', resolve);
+      });
+    }
+    return servers.map((server) => server.address().port);
+  } finally {
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(() => resolve()))));
+  }
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();

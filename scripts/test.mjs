@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium, ensureDebianCommand } from './chromium.mjs';
 import { ensureBuilt, ensureDependencies } from './ensure.mjs';
-import { freePort, log, ROOT, run } from './lib.mjs';
+import { freePorts, log, ROOT, run } from './lib.mjs';
 import { ensureN8n } from './n8n.mjs';
 import { ensureTemporalCli } from './temporal-cli.mjs';
 
@@ -143,15 +143,15 @@ async function e2e(temporalCli, chromium) {
   if (!wanted('e2e')) return;
   log('--- e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'purser-e2e-'));
-  const port = await freePort();
+  const [port, temporalPort, temporalUiPort, chainPort] = await freePorts(4);
   const url = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
     DATA_DIR: dataDir,
     PORT: String(port),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    SANDBOX_CHAIN_PORT: String(await freePort()),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(temporalUiPort),
+    SANDBOX_CHAIN_PORT: String(chainPort),
     TEMPORAL_CLI: temporalCli,
     LOG_LEVEL: 'warn',
     // The journeys sign up a fresh owner each, all from 127.0.0.1: more than an address's

@@ -88,6 +88,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         port: env.TEMPORAL_PORT,
         uiPort: env.TEMPORAL_UI_PORT,
         namespace: env.TEMPORAL_NAMESPACE,
+        avoidPorts: [env.PORT, env.SANDBOX_CHAIN_PORT],
         log: (message: string) => logger.info(message),
       };
       devServer = await supervise({

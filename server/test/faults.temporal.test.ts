@@ -23,7 +23,7 @@ import type { Address } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@purser/db';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
-import { freePort } from '../../scripts/lib.mjs';
+import { freePorts } from '../../scripts/lib.mjs';
 import { createInvitation } from '../src/services/invitations/create-invitation';
 import { faultInvariantProblems, readChain, waitForTerminalIntents, type ChainView, type FundedAgent } from './support/fault-invariants';
 import { embeddedChildren, isAlive, ProcessLogs, startProduct, waitFor, waitForExit, type ProductProcess } from './support/product-processes';
@@ -262,7 +262,8 @@ beforeAll(async () => {
     const observerUrl = new URL(suiteDb.databaseUrl);
     observerUrl.searchParams.set('application_name', OBSERVER_APP_NAME);
     observer = await openDatabase({ databaseUrl: observerUrl.toString(), dataDir: '', migrate: false });
-    ports = { app: await freePort(), temporal: await freePort(), chain: await freePort() };
+    const [app, temporal, chainPort] = (await freePorts(3)) as [number, number, number];
+    ports = { app, temporal, chain: chainPort };
     masterKey = randomBytes(32).toString('base64');
     serverDir = tempDir('purser-faults-server-');
     workerDir = tempDir('purser-faults-worker-');
@@ -417,13 +418,14 @@ describe('/healthz of an all-in-one product while its embedded children die', ()
 
   it('answers 503 within a second of the Temporal dev server or anvil dying, and 200 again once P restarted it', async () => {
     database = await openTestDatabase();
+    const [appPort, temporalPort, chainPort] = await freePorts(3);
     const env = {
       ...serverEnv(tempDir('purser-faults-all-in-one-')),
       RUN_WORKER: 'true',
       DATABASE_URL: database.databaseUrl!,
-      PORT: String(await freePort()),
-      TEMPORAL_PORT: String(await freePort()),
-      SANDBOX_CHAIN_PORT: String(await freePort()),
+      PORT: String(appPort),
+      TEMPORAL_PORT: String(temporalPort),
+      SANDBOX_CHAIN_PORT: String(chainPort),
     };
     product = await startProduct('A', env, logs);
     const healthz = `http://127.0.0.1:${env.PORT}/healthz`;

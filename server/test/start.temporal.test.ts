@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabaseForTool } from '@purser/db';
-import { freePort } from '../../scripts/lib.mjs';
+import { freePorts } from '../../scripts/lib.mjs';
 import { isAlive } from './support/product-processes';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -25,13 +25,14 @@ interface Started {
 }
 
 async function productEnv() {
+  const [port, temporalPort, temporalUiPort, chainPort] = await freePorts(4);
   return {
     ...process.env,
     DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    TEMPORAL_PORT: String(await freePort()),
-    TEMPORAL_UI_PORT: String(await freePort()),
-    SANDBOX_CHAIN_PORT: String(await freePort()),
+    PORT: String(port),
+    TEMPORAL_PORT: String(temporalPort),
+    TEMPORAL_UI_PORT: String(temporalUiPort),
+    SANDBOX_CHAIN_PORT: String(chainPort),
     TEMPORAL_CLI: process.env.TEMPORAL_CLI_PATH,
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',

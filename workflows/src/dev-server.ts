@@ -31,6 +31,8 @@ export interface DevServerOptions {
   /** HTTP API and metrics ports; 0 or omitted picks free ones. A restart passes the first start's. */
   httpPort?: number;
   metricsPort?: number;
+  /** Ports the caller is about to listen on itself: never picked for the server's own. */
+  avoidPorts?: number[];
 }
 
 /** How a process ended: its exit code, or the signal that ended it, and the last it wrote. */
@@ -95,12 +97,13 @@ async function startOnce({
   findPort = findFreePort,
   httpPort: givenHttpPort = 0,
   metricsPort: givenMetricsPort = 0,
+  avoidPorts = [],
 }: DevServerOptions): Promise<DevServer> {
   // A free port is found by binding to port 0 and releasing it; another process could take
   // it in between, and startTemporalDevServer then starts again.
   // A port found free may be one already chosen: a restart hands in the first start's ports,
-  // which are free again until the CLI binds them.
-  const chosen = new Set([port, uiPort, givenHttpPort, givenMetricsPort].filter(Boolean));
+  // and the caller's own, which are free until the CLI and the caller bind them.
+  const chosen = new Set([port, uiPort, givenHttpPort, givenMetricsPort, ...avoidPorts].filter(Boolean));
   const pick = async (given: number) => {
     if (given) return given;
     for (let tries = 1; ; tries += 1) {

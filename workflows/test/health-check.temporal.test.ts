@@ -210,28 +210,31 @@ describe('temporal dev server', () => {
     }
   }, 120_000);
 
-  it('never hands the CLI one port for two roles when a found port is one already given', async () => {
-    const given = await listenOnFreePort();
-    const grpcPort = (given.address() as { port: number }).port;
-    given.close();
-    await once(given, 'close');
+  it('never hands the CLI a port already given, its own or the caller\'s, for another role', async () => {
+    const [grpcPort, callerPort] = (await freePortsReleased(2)) as [number, number];
     let server: DevServer | undefined;
     try {
-      // As on a restart: the gRPC port is handed in and free again, so a search may find it.
+      // As on a restart: the gRPC port is handed in and free again, so a search may find it;
+      // so may a port the caller is about to listen on (the product's HTTP port).
       let asked = 0;
       const findPort = async () => {
         asked += 1;
         if (asked === 1) return grpcPort;
-        const free = await listenOnFreePort();
-        const port = (free.address() as { port: number }).port;
-        free.close();
-        await once(free, 'close');
+        if (asked === 2) return callerPort;
+        const [port] = (await freePortsReleased(1)) as [number];
         return port;
       };
-      server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'distinct.db'), port: grpcPort, findPort, startTimeoutMs: 30_000 });
+      const logged: string[] = [];
+      server = await startTemporalDevServer({
+        cliPath, dbFile: join(dir, 'distinct.db'), port: grpcPort, avoidPorts: [callerPort], findPort, startTimeoutMs: 30_000,
+        log: (message) => logged.push(message),
+      });
+      // Started at the first attempt, not after a clash that a retry on fresh ports papered over.
+      expect(logged.filter((message) => message.includes('starting again'))).toEqual([]);
       expect(new Set(server.ports).size).toBe(server.ports.length);
+      expect(server.ports).not.toContain(callerPort);
       expect(server.portsByRole.grpc).toBe(grpcPort);
-      expect(asked).toBe(3);
+      expect(asked).toBe(4);
     } finally {
       await server?.stop();
     }
@@ -281,4 +284,15 @@ function listenOnFreePort(): Promise<Server> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
+}
+
+/** Distinct ports, found free and released again. */
+async function freePortsReleased(count: number): Promise<number[]> {
+  const servers = await Promise.all(Array.from({ length: count }, () => listenOnFreePort()));
+  const ports = servers.map((server) => (server.address() as { port: number }).port);
+  await Promise.all(servers.map(async (server) => {
+    server.close();
+    await once(server, 'close');
+  }));
+  return ports;
 }
