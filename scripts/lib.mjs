@@ -43,14 +43,7 @@ export async function freePorts(count) {
   }
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
+export async function freePort() {
+  const [port] = await freePorts(1);
+  return port;
 }

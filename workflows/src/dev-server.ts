@@ -100,9 +100,9 @@ async function startOnce({
   avoidPorts = [],
 }: DevServerOptions): Promise<DevServer> {
   // A free port is found by binding to port 0 and releasing it; another process could take
-  // it in between, and startTemporalDevServer then starts again.
-  // A port found free may be one already chosen: a restart hands in the first start's ports,
-  // and the caller's own, which are free until the CLI and the caller bind them.
+  // it in between, and startTemporalDevServer then starts again. It may also be one already
+  // chosen (a restart hands in the first start's ports, the caller names its own), free until
+  // the CLI and the caller bind them: those are looked for again.
   const chosen = new Set([port, uiPort, givenHttpPort, givenMetricsPort, ...avoidPorts].filter(Boolean));
   const pick = async (given: number) => {
     if (given) return given;

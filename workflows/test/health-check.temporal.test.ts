@@ -14,6 +14,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { freePort, freePorts } from '../../scripts/lib.mjs';
 import { createActivities, createPaymentsWorker, runHealthCheck, startTemporalDevServer, WORKFLOW_NAMES, type ActivityDatabase, type DevServer } from '../src/index';
 import type { healthCheckWorkflow } from '../src/workflows';
 
@@ -192,11 +193,7 @@ describe('temporal dev server', () => {
       const findPort = async () => {
         asked += 1;
         if (asked === 3) return taken;
-        const free = await listenOnFreePort();
-        const port = (free.address() as { port: number }).port;
-        free.close();
-        await once(free, 'close');
-        return port;
+        return freePort();
       };
       server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'retried.db'), findPort, startTimeoutMs: 30_000 });
       expect(server.ports).not.toContain(taken);
@@ -211,7 +208,7 @@ describe('temporal dev server', () => {
   }, 120_000);
 
   it('never hands the CLI a port already given, its own or the caller\'s, for another role', async () => {
-    const [grpcPort, callerPort] = (await freePortsReleased(2)) as [number, number];
+    const [grpcPort, callerPort] = (await freePorts(2)) as [number, number];
     let server: DevServer | undefined;
     try {
       // As on a restart: the gRPC port is handed in and free again, so a search may find it;
@@ -221,8 +218,7 @@ describe('temporal dev server', () => {
         asked += 1;
         if (asked === 1) return grpcPort;
         if (asked === 2) return callerPort;
-        const [port] = (await freePortsReleased(1)) as [number];
-        return port;
+        return freePort();
       };
       const logged: string[] = [];
       server = await startTemporalDevServer({
@@ -286,13 +282,3 @@ function listenOnFreePort(): Promise<Server> {
   });
 }
 
-/** Distinct ports, found free and released again. */
-async function freePortsReleased(count: number): Promise<number[]> {
-  const servers = await Promise.all(Array.from({ length: count }, () => listenOnFreePort()));
-  const ports = servers.map((server) => (server.address() as { port: number }).port);
-  await Promise.all(servers.map(async (server) => {
-    server.close();
-    await once(server, 'close');
-  }));
-  return ports;
-}
