@@ -169,7 +169,15 @@ async function e2e(temporalCli, chromium) {
     const code = await run('npx', ['playwright', 'test'], {
       cwd: path.join(ROOT, 'e2e'),
       // E2E_DATA_DIR lets specs mint invitation codes with `npm run invite` against this product.
-      env: { ...process.env, E2E_BASE_URL: url, E2E_DATA_DIR: dataDir, CHROMIUM_PATH: chromium, PLAYWRIGHT_JSON_OUTPUT_FILE: file },
+      env: {
+        ...process.env,
+        E2E_BASE_URL: url,
+        E2E_DATA_DIR: dataDir,
+        // The console journeys read the sandbox chain itself (an authorisation cancelled on chain).
+        E2E_CHAIN_RPC_URL: `http://127.0.0.1:${chainPort}`,
+        CHROMIUM_PATH: chromium,
+        PLAYWRIGHT_JSON_OUTPUT_FILE: file,
+      },
     });
     const counts = readCounts(file, (report) => ({
       passed: (report.stats?.expected ?? 0) + (report.stats?.flaky ?? 0),

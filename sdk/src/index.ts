@@ -3,7 +3,7 @@
  * public surface is what this file exports; everything else is internal.
  */
 export { PurserOwnerClient, type OwnerClientOptions } from './owner-client';
-export type { AgentsApi, ApiKeysApi, CredentialsApi, IntentsApi, PoliciesApi, WalletApi, WebhooksApi } from './owner-client';
+export type { AgentsApi, ApiKeysApi, AuditApi, BudgetAlertsApi, CredentialsApi, IntentsApi, PoliciesApi, WalletApi, WebhooksApi } from './owner-client';
 export { PurserAgentClient, type AgentClientOptions, type X402Api } from './agent-client';
 export { signUp, signIn, refreshSession } from './auth';
 export { verifyWebhook, signWebhook, WebhookVerificationError, DEFAULT_WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_SECRET_PREFIX } from './webhooks';

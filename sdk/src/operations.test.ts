@@ -2,8 +2,8 @@
  * The SDK cannot drift from the API: the OpenAPI document is built the way the server serves it
  * (apiV1Plugin answering /api/v1/openapi.json), and checked against the SDK both ways: every
  * operation of the document has an SDK method that sends it, every SDK method sends an operation
- * of the document, and money-moving operations (those documenting `Idempotency-Key`) are the
- * ones the SDK sends a key with. sdk/test/sdk.temporal.test.ts repeats the first check against
+ * of the document, money-moving operations (those documenting `Idempotency-Key`) are the ones
+ * the SDK sends a key with, and downloads (JSON Lines) are the ones it reads as text. sdk/test/sdk.temporal.test.ts repeats the first check against
  * the document a started product serves.
  */
 import Fastify from 'fastify';
@@ -14,7 +14,7 @@ import type { AppDeps } from '../../server/src/trpc/context';
 import { PurserAgentClient } from './agent-client';
 import { AGENT_API_BASE_PATH, BASE_PATHS, OPERATIONS, OWNER_API_BASE_PATH, type Operation } from './operations';
 import { PurserOwnerClient } from './owner-client';
-import { documentedOperations, type DocumentedOperation } from '../test/support/openapi-operations';
+import { documentedOperations, operationAt, type DocumentedOperation } from '../test/support/openapi-operations';
 
 const ORIGIN = 'http://sdk.test';
 let documented: DocumentedOperation[];
@@ -53,6 +53,13 @@ describe('the operation table', () => {
     expect(sdkMoney).toEqual(documentedMoney);
   });
 
+  it('marks exactly the operations that answer JSON Lines as downloads', () => {
+    const documentedStreams = documented.filter((operation) => operation.stream).map((operation) => operation.operationId).sort();
+    const sdkStreams = sdkOperations().filter((operation) => operation.stream).map((operation) => operation.operationId).sort();
+    expect(documentedStreams).toEqual(['exportAuditEntries']);
+    expect(sdkStreams).toEqual(documentedStreams);
+  });
+
   it('uses the base paths the server serves', () => {
     expect(AGENT_API_BASE_PATH).toBe(AGENT_API_PREFIX);
     expect(documented.filter((operation) => !operation.path.startsWith(OWNER_API_BASE_PATH) && !operation.path.startsWith(AGENT_API_PREFIX))).toEqual([]);
@@ -64,6 +71,7 @@ interface Recorded {
   path: string;
   idempotencyKey: boolean;
   body: boolean;
+  accept: string;
 }
 
 /** Every method of a client, found by walking it: its own namespaces and its class's methods. */
@@ -89,7 +97,7 @@ describe('the clients', () => {
   const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
     const url = new URL(String(input));
     const headers = new Headers(init.headers);
-    recorded.get(current)!.push({ method: init.method ?? 'GET', path: url.pathname, idempotencyKey: headers.has('idempotency-key'), body: init.body !== undefined });
+    recorded.get(current)!.push({ method: init.method ?? 'GET', path: url.pathname, idempotencyKey: headers.has('idempotency-key'), body: init.body !== undefined, accept: headers.get('accept') ?? '' });
     return new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });
   }) as typeof globalThis.fetch;
   const owner = new PurserOwnerClient({ baseUrl: ORIGIN, token: 'token', fetch });
@@ -108,7 +116,7 @@ describe('the clients', () => {
   afterAll(() => recorded.clear());
 
   function operationOf(request: Recorded): DocumentedOperation | undefined {
-    return documented.find((operation) => operation.method === request.method && operation.pattern.test(request.path));
+    return operationAt(documented, request.method, request.path);
   }
 
   it('each send exactly one request, and it is an operation of the OpenAPI document', () => {
@@ -126,12 +134,13 @@ describe('the clients', () => {
     expect(documented.filter((operation) => !sent.has(operation.operationId)).map((operation) => operation.operationId)).toEqual([]);
   });
 
-  it('send an Idempotency-Key with exactly the money-moving operations, and a body exactly where the document has one', () => {
+  it('send an Idempotency-Key with exactly the money-moving operations, a body exactly where the document has one, and ask for JSON Lines exactly where it answers them', () => {
     const wrong = [...recorded.entries()].flatMap(([name, [request]]) => {
       const operation = operationOf(request!)!;
       const problems: string[] = [];
       if (request!.idempotencyKey !== operation.idempotencyKey) problems.push(`${name}: Idempotency-Key ${request!.idempotencyKey ? 'sent' : 'missing'}`);
       if (request!.body !== operation.requestBody) problems.push(`${name}: body ${request!.body ? 'sent' : 'missing'}`);
+      if (request!.accept.startsWith('application/x-ndjson') !== operation.stream) problems.push(`${name}: Accept ${request!.accept}`);
       return problems;
     });
     expect(wrong).toEqual([]);

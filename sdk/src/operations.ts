@@ -11,6 +11,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 /** Where an operation lives: the owner API, the agent API, or the session routes. */
 export type ApiSurface = 'owner' | 'agent' | 'auth';
 
+/** The media type of a JSON Lines download (the audit export). */
+export const JSON_LINES = 'application/x-ndjson';
+
 export interface Operation {
   readonly operationId: string;
   readonly method: HttpMethod;
@@ -24,6 +27,11 @@ export interface Operation {
   readonly idempotencyKey?: true;
   /** A POST that only reads, so sending it twice changes nothing. */
   readonly readOnly?: true;
+  /**
+   * Answers a download of JSON Lines rather than one JSON document: the SDK asks for this media
+   * type and hands back the text as it came.
+   */
+  readonly stream?: typeof JSON_LINES;
 }
 
 export const OWNER_API_BASE_PATH = '/api/v1';
@@ -38,16 +46,19 @@ export const BASE_PATHS: Readonly<Record<ApiSurface, string>> = {
   auth: AUTH_BASE_PATH,
 };
 
-function owner(method: HttpMethod, path: string, extra: Pick<Operation, 'idempotencyKey' | 'readOnly'> = {}) {
+type OperationFlags = Pick<Operation, 'idempotencyKey' | 'readOnly' | 'stream'>;
+
+function owner(method: HttpMethod, path: string, extra: OperationFlags = {}) {
   return { method, path, surface: 'owner' as const, ...extra };
 }
 
-function agent(method: HttpMethod, path: string, extra: Pick<Operation, 'idempotencyKey' | 'readOnly'> = {}) {
+function agent(method: HttpMethod, path: string, extra: OperationFlags = {}) {
   return { method, path, surface: 'agent' as const, ...extra };
 }
 
 const MONEY = { idempotencyKey: true } as const;
 const READ = { readOnly: true } as const;
+const DOWNLOAD = { stream: JSON_LINES } as const;
 
 const table = {
   // Wallet
@@ -57,6 +68,10 @@ const table = {
   fundAgent: owner('POST', '/wallet/fund-agent', MONEY),
   // Agents
   listAgents: owner('GET', '/agents'),
+  // The kill switch: every active agent at once, and back.
+  pauseAllAgents: owner('POST', '/agents/pause-all'),
+  resumeAllAgents: owner('POST', '/agents/resume-all'),
+  getKillSwitch: owner('GET', '/agents/kill-switch'),
   createAgent: owner('POST', '/agents'),
   getAgent: owner('GET', '/agents/{agentId}'),
   updateSpendingRules: owner('PATCH', '/agents/{agentId}/spending-rules'),
@@ -73,6 +88,8 @@ const table = {
   revokeApiKey: owner('DELETE', '/api-keys/{keyId}'),
   // Credentials
   verifyCredential: owner('POST', '/credentials/verify', READ),
+  // Budget alerts
+  listBudgetAlerts: owner('GET', '/budget-alerts'),
   // Policies
   listPolicies: owner('GET', '/policies'),
   createPolicy: owner('POST', '/policies'),
@@ -83,6 +100,7 @@ const table = {
   createIntent: owner('POST', '/intents', MONEY),
   listIntents: owner('GET', '/intents'),
   getIntent: owner('GET', '/intents/{intentId}'),
+  getPaymentDetail: owner('GET', '/intents/{intentId}/detail'),
   getIntentProgress: owner('GET', '/intents/{intentId}/progress'),
   attachIntentPolicy: owner('POST', '/intents/{intentId}/policy'),
   approveIntent: owner('POST', '/intents/{intentId}/approve'),
@@ -98,6 +116,10 @@ const table = {
   listWebhookEndpointDeliveries: owner('GET', '/webhooks/{endpointId}/deliveries'),
   getWebhookDelivery: owner('GET', '/webhook-deliveries/{deliveryId}'),
   redeliverWebhook: owner('POST', '/webhook-deliveries/{deliveryId}/redeliver'),
+  // Audit log
+  listAuditEntries: owner('GET', '/audit-entries'),
+  verifyAuditChain: owner('GET', '/audit-entries/verification'),
+  exportAuditEntries: owner('GET', '/audit-entries/export', DOWNLOAD),
   // Agent API
   agentBalance: agent('GET', '/balance'),
   agentPayment: agent('POST', '/payment', MONEY),

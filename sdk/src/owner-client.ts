@@ -1,7 +1,8 @@
 /**
- * The owner API (`/api/v1`): wallet, agents, API keys, credentials, policies, payment intents
- * and webhooks, one method per operation of the OpenAPI document. Authenticated with the
- * owner's bearer token: a session access token or an owner API key (`psk_...`).
+ * The owner API (`/api/v1`): wallet, agents (and the kill switch), API keys, credentials, budget
+ * alerts, policies, payment intents, webhooks and the audit log, one method per operation of the
+ * OpenAPI document. Authenticated with the owner's bearer token: a session access token or an
+ * owner API key (`psk_...`).
  */
 import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
@@ -12,6 +13,9 @@ import type {
   ApiKey,
   ApiKeyList,
   AttachIntentPolicyBody,
+  AuditEntryList,
+  AuditVerification,
+  BudgetAlertList,
   CreateAgentBody,
   CreateAgentResult,
   CreateApiKeyBody,
@@ -27,16 +31,22 @@ import type {
   IntentDecisionBody,
   IntentList,
   IntentProgress,
+  KillSwitch,
   KyaEscalationBody,
   KyaEscalationResult,
   KyaVerification,
+  ListAuditEntriesQuery,
+  ListBudgetAlertsQuery,
   ListIntentsQuery,
   ListPoliciesQuery,
   OwnerTransaction,
   OwnerWallet,
+  PauseAllAgentsResult,
+  PaymentDetail,
   Policy,
   PolicyChanges,
   PolicyList,
+  ResumeAllAgentsResult,
   RotateAgentApiKeyResult,
   RotateWebhookSecretBody,
   SpendingRulesChanges,
@@ -107,6 +117,15 @@ function agentsApi(t: Transport) {
     /** The agent's KYA verifications, newest first. */
     kyaVerifications: (agentId: string, options?: RequestOptions) =>
       data<KyaVerification[]>(t.send(op.listKyaVerifications, { params: agent(agentId), options })),
+    /**
+     * The kill switch: suspends every active agent at once (their outstanding x402 authorisations
+     * are cancelled). `resumeAll` brings back exactly these, not agents suspended one by one.
+     */
+    pauseAll: (options?: RequestOptions) => data<PauseAllAgentsResult>(t.send(op.pauseAllAgents, { options })),
+    /** Reactivates the agents `pauseAll` suspended. */
+    resumeAll: (options?: RequestOptions) => data<ResumeAllAgentsResult>(t.send(op.resumeAllAgents, { options })),
+    /** Whether the kill switch holds agents paused, how many, and since when. */
+    killSwitch: (options?: RequestOptions) => data<KillSwitch>(t.send(op.getKillSwitch, { options })),
   };
 }
 
@@ -124,6 +143,13 @@ function credentialsApi(t: Transport) {
   return {
     /** Checks an agent's SD-JWT VC: signature, expiry and status list. */
     verify: (body: VerifyCredentialBody, options?: RequestOptions) => data<VerifyCredentialResult>(t.send(op.verifyCredential, { body, options })),
+  };
+}
+
+function budgetAlertsApi(t: Transport) {
+  return {
+    /** Newest first: an agent's spend reached 80 or 100 % of its daily limit or of a policy's monthly budget. */
+    list: (query: ListBudgetAlertsQuery = {}, options?: RequestOptions) => data<BudgetAlertList>(t.send(op.listBudgetAlerts, { query, options })),
   };
 }
 
@@ -148,9 +174,11 @@ function intentsApi(t: Transport) {
   return {
     /** Creates a payment intent; its payment workflow starts at once. Money-moving: idempotent. */
     create: (body: CreateIntentBody, options?: MoneyRequestOptions) => data<Intent>(t.send(op.createIntent, { body, options })),
-    /** Newest first, a page at a time: pass `nextCursor` as `cursor`. */
+    /** Newest first, a page at a time (pass `nextCursor` as `cursor`); every filter given narrows. */
     list: (query: ListIntentsQuery = {}, options?: RequestOptions) => data<IntentList>(t.send(op.listIntents, { query, options })),
     get: (intentId: string, options?: RequestOptions) => data<Intent>(t.send(op.getIntent, { params: intent(intentId), options })),
+    /** One payment in full: its agent, rail operation, events, ledger entries, webhook deliveries, audit entries and workflow. */
+    detail: (intentId: string, options?: RequestOptions) => data<PaymentDetail>(t.send(op.getPaymentDetail, { params: intent(intentId), options })),
     /** The payment workflow's current step and step history. */
     progress: (intentId: string, options?: RequestOptions) => data<IntentProgress>(t.send(op.getIntentProgress, { params: intent(intentId), options })),
     /** Attaches a policy to an intent before its gate decides. */
@@ -197,13 +225,29 @@ function webhooksApi(t: Transport) {
   };
 }
 
+function auditApi(t: Transport) {
+  return {
+    /** Newest first, a page at a time (pass `nextCursor` as `cursor`); a `subject` ending in `*` matches a prefix. */
+    list: (query: ListAuditEntriesQuery = {}, options?: RequestOptions) => data<AuditEntryList>(t.send(op.listAuditEntries, { query, options })),
+    /** Checks the owner's hash chain: verified through entry N, or broken at entry N and why. */
+    verify: (options?: RequestOptions) => data<AuditVerification>(t.send(op.verifyAuditChain, { options })),
+    /**
+     * The whole audit log as JSON Lines text, oldest first, one `AuditExportLine` per line: the
+     * file `npm run audit:verify -- --file` checks. A long log may need a larger `timeoutMs`.
+     */
+    export: (options?: RequestOptions) => data<string>(t.send(op.exportAuditEntries, { options })),
+  };
+}
+
 export type WalletApi = ReturnType<typeof walletApi>;
 export type AgentsApi = ReturnType<typeof agentsApi>;
 export type ApiKeysApi = ReturnType<typeof apiKeysApi>;
 export type CredentialsApi = ReturnType<typeof credentialsApi>;
+export type BudgetAlertsApi = ReturnType<typeof budgetAlertsApi>;
 export type PoliciesApi = ReturnType<typeof policiesApi>;
 export type IntentsApi = ReturnType<typeof intentsApi>;
 export type WebhooksApi = ReturnType<typeof webhooksApi>;
+export type AuditApi = ReturnType<typeof auditApi>;
 
 /**
  * ```ts
@@ -216,9 +260,11 @@ export class PurserOwnerClient {
   readonly agents: AgentsApi;
   readonly apiKeys: ApiKeysApi;
   readonly credentials: CredentialsApi;
+  readonly budgetAlerts: BudgetAlertsApi;
   readonly policies: PoliciesApi;
   readonly intents: IntentsApi;
   readonly webhooks: WebhooksApi;
+  readonly audit: AuditApi;
 
   constructor(options: OwnerClientOptions) {
     const { token, ...connection } = options;
@@ -227,8 +273,10 @@ export class PurserOwnerClient {
     this.agents = agentsApi(transport);
     this.apiKeys = apiKeysApi(transport);
     this.credentials = credentialsApi(transport);
+    this.budgetAlerts = budgetAlertsApi(transport);
     this.policies = policiesApi(transport);
     this.intents = intentsApi(transport);
     this.webhooks = webhooksApi(transport);
+    this.audit = auditApi(transport);
   }
 }

@@ -242,6 +242,73 @@ describe('requests', () => {
     expect(sent.map((request) => request.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2', 'Bearer token-3']);
   });
 
+  it('sends a list filter as its name repeated, and every other filter once, encoded', async () => {
+    const { fetch, sent } = scripted(json(200, { intents: [], nextCursor: null }));
+    const { owner } = clients(fetch);
+    await owner.intents.list({
+      status: ['pending_approval', 'failed'],
+      rail: 'x402-base',
+      agentId: AGENT_ID,
+      from: '2026-11-01T00:00:00Z',
+      to: '2026-11-26T00:00:00+01:00',
+      minAmount: 0,
+      maxAmount: '12.5',
+      search: 'GPU & co',
+      limit: 20,
+      cursor: 'opaque/cursor',
+    });
+    await owner.audit.list({ subject: 'payment_intent:*', action: 'agent.suspended', limit: 10 });
+    await owner.budgetAlerts.list({ agentId: AGENT_ID, limit: 5 });
+    const urls = sent.map((request) => new URL(request.url));
+    expect(urls.map((url) => url.pathname)).toEqual(['/api/v1/intents', '/api/v1/audit-entries', '/api/v1/budget-alerts']);
+    expect([...urls[0]!.searchParams]).toEqual([
+      ['status', 'pending_approval'],
+      ['status', 'failed'],
+      ['rail', 'x402-base'],
+      ['agentId', AGENT_ID],
+      ['from', '2026-11-01T00:00:00Z'],
+      ['to', '2026-11-26T00:00:00+01:00'],
+      ['minAmount', '0'],
+      ['maxAmount', '12.5'],
+      ['search', 'GPU & co'],
+      ['limit', '20'],
+      ['cursor', 'opaque/cursor'],
+    ]);
+    expect(urls[1]!.search).toBe('?subject=payment_intent%3A*&action=agent.suspended&limit=10');
+    expect(urls[2]!.search).toBe(`?agentId=${AGENT_ID}&limit=5`);
+  });
+
+  it('reads the audit export as JSON Lines text, as sent, and an error of it as JSON', async () => {
+    const lines = '{"seq":"1","chainSeq":"1"}\n{"seq":"4","chainSeq":"2"}\n';
+    const { fetch, sent } = scripted(new Response(lines, { status: 200, headers: { 'content-type': 'application/x-ndjson' } }));
+    const { owner } = clients(fetch);
+    await expect(owner.audit.export()).resolves.toBe(lines);
+    expect(sent[0]).toMatchObject({ method: 'GET', url: 'http://purser.test/api/v1/audit-entries/export' });
+    expect(sent[0]!.headers.accept).toBe('application/x-ndjson, application/json');
+
+    const refused = scripted(apiError(401, 'UNAUTHORIZED', 'Missing or invalid credentials'));
+    await expect(clients(refused.fetch).owner.audit.export()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED', operationId: 'exportAuditEntries' });
+  });
+
+  it('sends the kill switch, its state, the audit verification and a payment in full to their paths, with no body', async () => {
+    const { fetch, sent } = scripted(json(200, {}));
+    const { owner } = clients(fetch);
+    await owner.agents.pauseAll();
+    await owner.agents.resumeAll();
+    await owner.agents.killSwitch();
+    await owner.audit.verify();
+    await owner.intents.detail('i/1');
+    expect(sent.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+      'POST /api/v1/agents/pause-all',
+      'POST /api/v1/agents/resume-all',
+      'GET /api/v1/agents/kill-switch',
+      'GET /api/v1/audit-entries/verification',
+      'GET /api/v1/intents/i%2F1/detail',
+    ]);
+    expect(sent.map((request) => request.body)).toEqual([undefined, undefined, undefined, undefined, undefined]);
+    expect(sent.map((request) => request.headers['idempotency-key'])).toEqual([undefined, undefined, undefined, undefined, undefined]);
+  });
+
   it('authenticates agent calls with X-Agent-DID and the agent key as the bearer token', async () => {
     const { fetch, sent } = scripted(json(200, {}));
     const { agent } = clients(fetch);

@@ -48,9 +48,12 @@ export interface MoneyRequestOptions extends RequestOptions {
   idempotencyKey?: string;
 }
 
+type QueryValue = string | number | boolean;
+
 export interface SendInput {
   params?: Record<string, string>;
-  query?: Record<string, string | number | boolean | null | undefined>;
+  /** A list is sent as the name repeated, once per item (`status=a&status=b`); null and undefined are left out. */
+  query?: Record<string, QueryValue | readonly QueryValue[] | null | undefined>;
   body?: unknown;
   options?: MoneyRequestOptions;
 }
@@ -97,7 +100,9 @@ export class Transport {
     });
     const search = new URLSearchParams();
     for (const [name, value] of Object.entries(query)) {
-      if (value !== undefined && value !== null) search.set(name, String(value));
+      for (const item of Array.isArray(value) ? (value as readonly QueryValue[]) : [value]) {
+        if (item !== undefined && item !== null) search.append(name, String(item));
+      }
     }
     const queryText = search.toString();
     return `${this.origin}${BASE_PATHS[operation.surface]}${path}${queryText ? `?${queryText}` : ''}`;
@@ -111,7 +116,8 @@ export class Transport {
     const retry: RetryOptions = { ...DEFAULT_RETRY, ...this.options.retry, ...options.retry };
     const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const headers = mergeHeaders(this.options.headers, options.headers, await this.credentials(), {
-      accept: 'application/json',
+      // A download still answers an error as JSON.
+      accept: operation.stream ? `${operation.stream}, application/json` : 'application/json',
       ...(input.body !== undefined ? { 'content-type': 'application/json' } : {}),
       ...(idempotencyKey !== undefined ? { 'idempotency-key': idempotencyKey } : {}),
     });
@@ -134,7 +140,10 @@ export class Transport {
       }
 
       const { response, text } = outcome;
-      if (response.ok) return { status: response.status, data: parseSuccess<T>(response, text, context), headers: response.headers };
+      if (response.ok) {
+        const data = operation.stream ? (text as T) : parseSuccess<T>(response, text, context);
+        return { status: response.status, data, headers: response.headers };
+      }
 
       const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), this.now());
       const error = apiErrorFromResponse(response, text, { ...context, retryAfterMs });

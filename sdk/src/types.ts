@@ -15,7 +15,14 @@ import type {
   agentTransactionView,
   agentView,
   attachPolicyInput,
+  auditEntryListView,
+  auditEntryView,
+  auditExportLine,
+  auditVerificationView,
   authSessionView,
+  budgetAlertListView,
+  budgetAlertView,
+  budgetThresholdEventView,
   createAgentInput,
   createAgentResult,
   createdOwnerApiKeyView,
@@ -29,11 +36,17 @@ import type {
   intentListView,
   intentProgressView,
   intentView,
+  killSwitchView,
+  listAuditEntriesInput,
+  listBudgetAlertsInput,
   listIntentsInput,
   ownerApiKeyListView,
   ownerApiKeyView,
   ownerTransactionView,
   ownerWalletView,
+  pauseAllAgentsResult,
+  paymentDetailView,
+  resumeAllAgentsResult,
   rotateAgentApiKeyResult,
   signInBody,
   signUpBody,
@@ -100,6 +113,17 @@ export type DeleteAgentResult = z.output<typeof deleteAgentResult>;
 export type AgentTransaction = z.output<typeof agentTransactionView>;
 export type KyaEscalationResult = z.output<typeof kyaEscalationResult>;
 export type KyaVerification = z.output<typeof listKyaVerificationsResult>[number];
+export type PauseAllAgentsResult = z.output<typeof pauseAllAgentsResult>;
+export type ResumeAllAgentsResult = z.output<typeof resumeAllAgentsResult>;
+export type KillSwitch = z.output<typeof killSwitchView>;
+
+// ---------------------------------------------------------------- budget alerts
+
+export type ListBudgetAlertsQuery = Omit<z.input<typeof listBudgetAlertsInput>, 'limit'> & { limit?: number };
+export type BudgetAlert = z.output<typeof budgetAlertView>;
+export type BudgetAlertList = z.output<typeof budgetAlertListView>;
+/** The body of a `budget.threshold` webhook, for endpoints subscribed to it. */
+export type BudgetThresholdEvent = z.output<typeof budgetThresholdEventView>;
 
 // ---------------------------------------------------------------- API keys and credentials
 
@@ -121,13 +145,19 @@ export type PolicyList = z.output<typeof policyListView>;
 // ---------------------------------------------------------------- payment intents
 
 export type CreateIntentBody = z.input<typeof createIntentInput>;
-/** zod coerces `limit` from the query string; a client sends a number. */
+/**
+ * zod coerces `limit` from the query string; a client sends a number. Several statuses are sent
+ * as `status` repeated; amounts are dollars (a number or a decimal string), `from` and `to`
+ * ISO 8601 date-times with a zone, `cursor` the previous page's `nextCursor`.
+ */
 export type ListIntentsQuery = Omit<z.input<typeof listIntentsInput>, 'limit'> & { limit?: number };
 export type AttachIntentPolicyBody = Omit<z.input<typeof attachPolicyInput>, 'intentId'>;
 export type IntentDecisionBody = Omit<z.input<typeof decideIntentInput>, 'intentId'>;
 export type Intent = z.output<typeof intentView>;
 export type IntentList = z.output<typeof intentListView>;
 export type IntentProgress = z.output<typeof intentProgressView>;
+/** One payment in full: agent, rail operation, events, ledger entries, deliveries, audit entries, workflow. */
+export type PaymentDetail = z.output<typeof paymentDetailView>;
 
 // ---------------------------------------------------------------- webhooks
 
@@ -142,8 +172,17 @@ export type DeleteWebhookEndpointResult = z.output<typeof deleteWebhookEndpointR
 export type WebhookDelivery = z.output<typeof webhookDeliveryView>;
 export type WebhookDeliveryList = z.output<typeof webhookDeliveryListView>;
 export type WebhookDeliveryDetail = z.output<typeof webhookDeliveryDetailView>;
-/** The body of every webhook Purser sends. */
+/** The body of every payment webhook Purser sends (budget.threshold events are BudgetThresholdEvent). */
 export type WebhookEvent = z.output<typeof webhookEventView>;
+
+// ---------------------------------------------------------------- audit log
+
+export type ListAuditEntriesQuery = Omit<z.input<typeof listAuditEntriesInput>, 'limit'> & { limit?: number };
+export type AuditEntry = z.output<typeof auditEntryView>;
+export type AuditEntryList = z.output<typeof auditEntryListView>;
+export type AuditVerification = z.output<typeof auditVerificationView>;
+/** One line of the audit export (JSON Lines, oldest first). */
+export type AuditExportLine = z.output<typeof auditExportLine>;
 
 // ---------------------------------------------------------------- agent API
 

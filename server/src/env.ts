@@ -81,6 +81,12 @@ const schema = z.object({
   TEMPORAL_NAMESPACE: z.string().min(1).default('default'),
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
+  /**
+   * The Temporal Web UI of TEMPORAL_ADDRESS's cluster (e.g. https://temporal.example.com), for
+   * the console's links to a payment's workflow. Unset: the embedded dev server's UI when it
+   * runs here, else no link.
+   */
+  TEMPORAL_UI_URL: z.url().optional(),
   TEMPORAL_CLI: z.string().min(1).optional(),
   RUN_SERVER: flag.default(true),
   RUN_WORKER: flag.default(true),

@@ -204,6 +204,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         authRateLimits: { signUp: env.AUTH_RATE_LIMIT_PER_MINUTE, password: env.AUTH_RATE_LIMIT_PER_MINUTE },
         sessionRefresh: { reuseIntervalMs: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS * 1000 },
         x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
+        temporalUiUrl: temporalNamespaceUrl(env.TEMPORAL_UI_URL ?? temporalUi, env.TEMPORAL_NAMESPACE),
         sandboxPaidApi: chain.info.sandbox,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
@@ -300,4 +301,10 @@ function routeTemporalLogs(logger: Logger): void {
 /** The address a local browser uses for a listen address. */
 function listenHost(host: string): string {
   return host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+}
+
+/** The Temporal Web UI's page of a namespace, the base of the console's workflow links; undefined without a UI. */
+function temporalNamespaceUrl(uiUrl: string | undefined, namespace: string): string | undefined {
+  if (!uiUrl) return undefined;
+  return `${uiUrl.replace(/\/+$/, '')}/namespaces/${encodeURIComponent(namespace)}`;
 }

@@ -110,7 +110,8 @@ describe('reading intents', () => {
     }
     const first = (await get('/api/v1/intents?limit=2&status=created')).json() as IntentListView;
     expect(first.intents.map((intent) => intent.id)).toEqual([ids[2], ids[1]]);
-    expect(first.nextCursor).toBe(ids[1]);
+    // Opaque: the position of the page's last intent (payments-console.db.test.ts pages further).
+    expect(first.nextCursor).toEqual(expect.any(String));
     const second = (await get(`/api/v1/intents?limit=2&status=created&cursor=${first.nextCursor}`)).json() as IntentListView;
     expect(second.intents.map((intent) => intent.id)).toEqual([ids[0]]);
     expect(second.nextCursor).toBeNull();

@@ -261,6 +261,49 @@ describe('realtime subscriptions over server-sent events', () => {
     bStream.close();
   });
 
+  it("carry the console's intent, agent and budget alert changes on one stream, for their owner only", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const aStream = await live('consoleChanges', a);
+    const bStream = await live('consoleChanges', b);
+
+    const agent = await createAgent(a.userId);
+    expect(await aStream.message()).toEqual({ type: 'agent', agentId: agent.id });
+    const intentId = randomUUID();
+    await prisma.paymentIntent.create({
+      data: {
+        id: intentId,
+        ownerId: a.userId,
+        agentId: agent.id,
+        createdBy: 'agent',
+        amount: 1_000_000n,
+        currency: 'USDC',
+        workflowId: `payment-${intentId}`,
+        idempotencyKey: `auto:${intentId}`,
+        requestHash: 'test',
+      },
+    });
+    expect(await aStream.message()).toEqual({ type: 'intent', intentId, status: 'created' });
+    await prisma.paymentIntent.update({ where: { id: intentId }, data: { status: 'pending_approval' } });
+    expect(await aStream.message()).toEqual({ type: 'intent', intentId, status: 'pending_approval' });
+    const alert = await prisma.budgetAlert.create({
+      data: { ownerId: a.userId, agentId: agent.id, scope: 'daily_limit', threshold: 80, period: '2026-11-26', spent: 800_000n, limit: 1_000_000n, currency: 'USDC', paymentIntentId: intentId, payload: {} },
+      select: { id: true },
+    });
+    expect(await aStream.message()).toEqual({ type: 'budgetAlert', alertId: alert.id, agentId: agent.id });
+
+    // B's first message is B's own alert: none of A's changes reached B's stream.
+    const bAgent = await createAgent(b.userId);
+    expect(await bStream.message()).toEqual({ type: 'agent', agentId: bAgent.id });
+    const bAlert = await prisma.budgetAlert.create({
+      data: { ownerId: b.userId, agentId: bAgent.id, scope: 'daily_limit', threshold: 100, period: '2026-11-26', spent: 1_000_000n, limit: 1_000_000n, currency: 'USDC', payload: {} },
+      select: { id: true },
+    });
+    expect(await bStream.message()).toEqual({ type: 'budgetAlert', alertId: bAlert.id, agentId: bAgent.id });
+    aStream.close();
+    bStream.close();
+  });
+
   it("deliver agent creation, updates, funding and deletion to the owner's agent subscription only", async () => {
     const a = await createOwner();
     const b = await createOwner();
@@ -346,6 +389,26 @@ describe('realtime subscriptions over server-sent events', () => {
     await expect(bStream.message(300)).rejects.toThrow(/No event/);
     aStream.close();
     bStream.close();
+  });
+
+  it("refuse another owner's payment on the live flow with NOT_FOUND, and end its own retryably when the progress cannot be read", async () => {
+    const a = await createOwner();
+    const b = await createOwner();
+    const agent = await createAgent(a.userId);
+    const intentId = randomUUID();
+    await prisma.paymentIntent.create({
+      data: { id: intentId, ownerId: a.userId, agentId: agent.id, createdBy: 'owner', amount: 1_000_000n, currency: 'USDC', workflowId: `payment-${intentId}`, idempotencyKey: `auto:${intentId}`, requestHash: 'test' },
+    });
+    const foreign = await subscribe('intentProgress', { token: b.token, input: { intentId } });
+    const refused = (await foreign.message()) as { 'serialized-error': { data: { code: string }; message: string } };
+    expect(refused['serialized-error']).toMatchObject({ message: 'Payment intent not found', data: { code: 'NOT_FOUND' } });
+    foreign.close();
+
+    // This app has no Temporal: the owner's own stream ends with a code the client retries.
+    const own = await subscribe('intentProgress', { token: a.token, input: { intentId } });
+    const unavailable = (await own.message()) as { 'serialized-error': { data: { code: string } } };
+    expect(unavailable['serialized-error'].data.code).toBe('SERVICE_UNAVAILABLE');
+    own.close();
   });
 
   it('refuse a malformed agent id with BAD_REQUEST', async () => {

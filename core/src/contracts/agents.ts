@@ -201,3 +201,57 @@ export const verifyCredentialResult = z.object({
   errors: z.array(z.string()),
 });
 export type VerifyCredentialResult = z.infer<typeof verifyCredentialResult>;
+
+/** Verifies the credential the platform holds for one of the owner's agents (the console's Verify action). */
+export const verifyAgentCredentialInput = z.object({ agentId: agentIdSchema });
+export type VerifyAgentCredentialInput = z.output<typeof verifyAgentCredentialInput>;
+
+// ---------------------------------------------------------------- kill switch
+
+/** "Pause all agents": how many active agents it suspended now (0 when none was active). */
+export const pauseAllAgentsResult = z.object({ paused: z.int().min(0) });
+export type PauseAllAgentsResult = z.infer<typeof pauseAllAgentsResult>;
+
+/** "Resume": how many of the agents the kill switch paused are active again. */
+export const resumeAllAgentsResult = z.object({ resumed: z.int().min(0) });
+export type ResumeAllAgentsResult = z.infer<typeof resumeAllAgentsResult>;
+
+/**
+ * The kill switch as the top bar shows it: on while any agent it paused is still suspended.
+ * `pausedAt` is when it was last pulled (the newest pause among those agents).
+ */
+export const killSwitchView = z.object({
+  paused: z.boolean(),
+  pausedCount: z.int().min(0),
+  pausedAt: z.string().nullable(),
+});
+export type KillSwitchView = z.infer<typeof killSwitchView>;
+
+// ---------------------------------------------------------------- spend history
+
+export const SPEND_HISTORY_MAX_DAYS = 90;
+export const SPEND_HISTORY_DEFAULT_DAYS = 30;
+const SPEND_HISTORY_DAYS_MESSAGE = `days must be a whole number from 1 to ${SPEND_HISTORY_MAX_DAYS}`;
+
+export const spendHistoryInput = z.object({
+  agentId: agentIdSchema,
+  days: z
+    .int({ error: SPEND_HISTORY_DAYS_MESSAGE })
+    .min(1, { error: SPEND_HISTORY_DAYS_MESSAGE })
+    .max(SPEND_HISTORY_MAX_DAYS, { error: SPEND_HISTORY_DAYS_MESSAGE })
+    .default(SPEND_HISTORY_DEFAULT_DAYS),
+});
+export type SpendHistoryInput = z.output<typeof spendHistoryInput>;
+
+/**
+ * An agent's spend per UTC day, oldest first, today last, days without spend included:
+ * payments held or settled (released ones do not count), as the daily limit counts them.
+ * `dailyLimit` is the agent's spending rules' limit now (the chart's limit line).
+ */
+export const spendHistoryView = z.object({
+  currency: z.literal('USDC'),
+  dailyLimit: z.number(),
+  dailyLimitExact: z.string(),
+  days: z.array(z.object({ date: z.string(), spent: z.number(), spentExact: z.string() })),
+});
+export type SpendHistoryView = z.infer<typeof spendHistoryView>;

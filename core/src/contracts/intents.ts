@@ -6,9 +6,9 @@
  * Responses carry dollars as numbers and as full-precision decimal strings (`amountExact`).
  */
 import { z } from 'zod';
-import { KYA_TIER_NAMES } from './agents';
+import { AGENT_STATUSES, KYA_TIER_NAMES } from './agents';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
-import { CURRENCIES } from '../money';
+import { CURRENCIES, parseAmount } from '../money';
 import { COUNTRY_CODE_HINTS, COUNTRY_CODES } from '../policy/country-codes';
 import { policyRulesSchema } from '../policy/policy-rules';
 import { POLICY_RULE_CODES } from '../policy/evaluate-policy';
@@ -151,13 +151,72 @@ export const attachPolicyInput = z.object({
 });
 export type AttachPolicyInput = z.output<typeof attachPolicyInput>;
 
-export const listIntentsInput = z.object({
-  agentId: z.uuid({ error: 'agentId must be a UUID' }).optional(),
-  status: z.enum(INTENT_STATUSES, { error: `status must be one of ${INTENT_STATUSES.join(', ')}` }).optional(),
-  limit: z.coerce.number().int().min(1, { error: 'limit must be from 1 to 100' }).max(100, { error: 'limit must be from 1 to 100' }).default(50),
-  /** The id of the last intent of the previous page. */
-  cursor: z.uuid({ error: 'cursor must be an intent id' }).optional(),
-});
+const STATUS_MESSAGE = `status must be one of ${INTENT_STATUSES.join(', ')}`;
+const intentStatusSchema = z.enum(INTENT_STATUSES, { error: STATUS_MESSAGE });
+export const INTENT_SEARCH_MAX_LENGTH = 200;
+export const INTENT_CURSOR_MESSAGE = 'cursor must be the nextCursor of an earlier page, unchanged';
+
+function dateTimeBound(field: string) {
+  return z.iso.datetime({ offset: true, error: `${field} must be an ISO 8601 date-time with a time zone, e.g. 2026-11-26T00:00:00Z` }).optional();
+}
+
+/** A dollar bound of a range filter: like an amount, except that 0 is a bound too. */
+function dollarBound(field: string) {
+  const message = `${field} must be a number of dollars (0 or more) with at most 6 decimals`;
+  return z
+    .union([z.number(), z.string()], { error: message })
+    .transform((value, ctx) => {
+      try {
+        return parseAmount(value, { allowZero: true });
+      } catch {
+        ctx.addIssue({ code: 'custom', message });
+        return z.NEVER;
+      }
+    })
+    .optional();
+}
+
+/**
+ * The owner's payment list: newest first, filtered, a page at a time. Every filter narrows;
+ * `cursor` continues after the last intent of the previous page whatever the filters are.
+ */
+export const listIntentsInput = z
+  .object({
+    agentId: z.uuid({ error: 'agentId must be a UUID' }).optional(),
+    /** One status, or several (any of them). */
+    status: z
+      .union([intentStatusSchema, z.array(intentStatusSchema).min(1, { error: STATUS_MESSAGE }).max(INTENT_STATUSES.length, { error: STATUS_MESSAGE })], {
+        error: STATUS_MESSAGE,
+      })
+      .transform((value) => (Array.isArray(value) ? [...new Set(value)] : [value]))
+      .optional(),
+    rail: railSchema.optional(),
+    /** Created at or after this instant. */
+    from: dateTimeBound('from'),
+    /** Created before this instant. */
+    to: dateTimeBound('to'),
+    /** Dollars, inclusive. */
+    minAmount: dollarBound('minAmount'),
+    /** Dollars, inclusive. */
+    maxAmount: dollarBound('maxAmount'),
+    /** Case-insensitive text in the purpose, the merchant or the metadata (as JSON text). */
+    search: z
+      .string({ error: 'search must be text' })
+      .trim()
+      .max(INTENT_SEARCH_MAX_LENGTH, { error: `search must be at most ${INTENT_SEARCH_MAX_LENGTH} characters` })
+      .optional(),
+    limit: z.coerce.number().int().min(1, { error: 'limit must be from 1 to 100' }).max(100, { error: 'limit must be from 1 to 100' }).default(50),
+    /** `nextCursor` of the previous page (opaque). */
+    cursor: z.string({ error: INTENT_CURSOR_MESSAGE }).min(1, { error: INTENT_CURSOR_MESSAGE }).max(200, { error: INTENT_CURSOR_MESSAGE }).optional(),
+  })
+  .superRefine((input, ctx) => {
+    if (input.from !== undefined && input.to !== undefined && Date.parse(input.from) >= Date.parse(input.to)) {
+      ctx.addIssue({ code: 'custom', path: ['to'], message: 'to must be later than from' });
+    }
+    if (input.minAmount !== undefined && input.maxAmount !== undefined && input.minAmount > input.maxAmount) {
+      ctx.addIssue({ code: 'custom', path: ['maxAmount'], message: 'maxAmount must not be less than minAmount' });
+    }
+  });
 export type ListIntentsInput = z.output<typeof listIntentsInput>;
 
 // ---------------------------------------------------------------- responses
@@ -254,3 +313,100 @@ export const webhookEventView = z.object({
   data: z.object({ intent: intentView }),
 });
 export type WebhookEventView = z.infer<typeof webhookEventView>;
+
+/** How many of the owner's intents wait for their approval (the console's inbox badge). */
+export const pendingIntentCountView = z.object({ count: z.number().int().min(0) });
+export type PendingIntentCountView = z.infer<typeof pendingIntentCountView>;
+
+// ---------------------------------------------------------------- one payment, in full
+
+/** A rail operation's states: submitted and not final yet, settled, or refused by the rail. */
+export const RAIL_OPERATION_STATUSES = ['pending', 'settled', 'declined'] as const;
+/** Ledger accounts: an owner's wallet, an agent's balance, an agent's held funds, the world outside. */
+export const LEDGER_ACCOUNT_KINDS = ['owner', 'agent', 'hold', 'external'] as const;
+/** As WEBHOOK_DELIVERY_STATUSES (contracts/webhooks.ts, which imports this module). */
+const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+
+/**
+ * The EIP-3009 authorisation an x402 payment signed, decoded from what was stored at signing:
+ * payer, payee, value in dollars and its validity window. Never the signature.
+ */
+export const paymentAuthorizationView = z.object({
+  from: z.string(),
+  to: z.string(),
+  /** Decimal dollars, full precision. */
+  value: z.string(),
+  validAfter: z.string(),
+  validBefore: z.string(),
+  nonce: z.string(),
+});
+export type PaymentAuthorizationView = z.infer<typeof paymentAuthorizationView>;
+
+export const paymentRailView = z.object({
+  rail: railSchema,
+  /** The rail's own reference: authorisation nonce, transfer id, transaction signature. */
+  reference: z.string(),
+  status: z.enum(RAIL_OPERATION_STATUSES),
+  sandbox: z.boolean(),
+  declineCode: z.string().nullable(),
+  declineMessage: z.string().nullable(),
+  settledAt: z.string().nullable(),
+  /** x402 on Base: the transaction that redeemed the authorisation, once it did. */
+  transactionHash: z.string().nullable(),
+  /** That transaction on the network's block explorer; null when the network has none (the sandbox chain). */
+  explorerUrl: z.string().nullable(),
+  authorization: paymentAuthorizationView.nullable(),
+});
+export type PaymentRailView = z.infer<typeof paymentRailView>;
+
+/** Everything the console shows beside one payment's live flow. */
+export const paymentDetailView = z.object({
+  intent: intentView,
+  agent: z.object({ id: z.string(), name: z.string(), did: z.string(), status: z.enum(AGENT_STATUSES) }),
+  /** Null until the payment reaches its rail. */
+  rail: paymentRailView.nullable(),
+  events: z.array(z.object({ id: z.string(), type: z.string(), createdAt: z.string() })),
+  /** The entries of the intent's ledger transactions (hold, capture, release), oldest first. */
+  ledgerEntries: z.array(
+    z.object({
+      transactionId: z.string(),
+      /** The ledger transaction's type, e.g. payment_hold, payment_capture, payment_release. */
+      type: z.string(),
+      account: z.enum(LEDGER_ACCOUNT_KINDS),
+      /** Signed decimal dollars: positive credits the account, negative debits it. */
+      amount: z.string(),
+      currency: z.enum(CURRENCIES),
+      createdAt: z.string(),
+    }),
+  ),
+  webhookDeliveries: z.array(
+    z.object({
+      id: z.string(),
+      endpointId: z.string(),
+      endpointUrl: z.string(),
+      eventType: z.string(),
+      status: z.enum(DELIVERY_STATUSES),
+      attempts: z.number(),
+      lastStatusCode: z.number().nullable(),
+      createdAt: z.string(),
+      deliveredAt: z.string().nullable(),
+    }),
+  ),
+  /** The owner's audit entries about this intent, oldest first; seq and chainSeq as decimal strings. */
+  auditEntries: z.array(
+    z.object({
+      seq: z.string(),
+      chainSeq: z.string(),
+      at: z.string(),
+      actor: z.string(),
+      action: z.string(),
+      data: z.record(z.string(), z.unknown()),
+    }),
+  ),
+  workflow: z.object({
+    workflowId: z.string(),
+    /** The workflow in the Temporal Web UI, when this deployment knows where that is. */
+    temporalUiUrl: z.string().nullable(),
+  }),
+});
+export type PaymentDetailView = z.infer<typeof paymentDetailView>;

@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { policyRulesDocumentView } from '../policy/policy-document';
 import { policyRulesSchema } from '../policy/policy-rules';
+import { INTENT_CURSOR_MESSAGE } from './intents';
 
 export const POLICY_NAME_MAX_LENGTH = 100;
 export const POLICY_NAME_MESSAGE = 'Please enter a policy name';
@@ -76,6 +77,26 @@ export const listPoliciesInput = z.object({
   includeSuperseded: z.boolean({ error: 'includeSuperseded must be true or false' }).default(false),
 });
 export type ListPoliciesInput = z.output<typeof listPoliciesInput>;
+
+const WOULD_HAVE_BLOCKED_LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
+
+/**
+ * The payments a shadow policy would have refused had it been enforced, newest first, a page
+ * at a time; every version of the policy counts (a change writes a new version with a new id).
+ * REST passes limit and cursor in the query string, so limit is coerced.
+ */
+export const wouldHaveBlockedInput = z.object({
+  policyId: policyIdSchema,
+  limit: z.coerce
+    .number({ error: WOULD_HAVE_BLOCKED_LIMIT_MESSAGE })
+    .int({ error: WOULD_HAVE_BLOCKED_LIMIT_MESSAGE })
+    .min(1, { error: WOULD_HAVE_BLOCKED_LIMIT_MESSAGE })
+    .max(100, { error: WOULD_HAVE_BLOCKED_LIMIT_MESSAGE })
+    .default(50),
+  /** `nextCursor` of the previous page, as intents.list writes it. */
+  cursor: z.string({ error: INTENT_CURSOR_MESSAGE }).min(1, { error: INTENT_CURSOR_MESSAGE }).max(200, { error: INTENT_CURSOR_MESSAGE }).optional(),
+});
+export type WouldHaveBlockedInput = z.output<typeof wouldHaveBlockedInput>;
 
 // ---------------------------------------------------------------- responses
 

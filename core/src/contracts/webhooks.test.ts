@@ -41,10 +41,18 @@ describe('createWebhookEndpointInput', () => {
     expect(parsed.events).toEqual(['intent.created', 'settlement.completed']);
   });
 
+  it('subscribes to budget.threshold only when asked, after the payment events', () => {
+    const parsed = createWebhookEndpointInput.parse({ url: 'https://a.example', events: ['budget.threshold', 'intent.created'] });
+    expect(parsed.events).toEqual(['intent.created', 'budget.threshold']);
+    expect(createWebhookEndpointInput.parse({ url: 'https://a.example' }).events).not.toContain('budget.threshold');
+  });
+
   it('refuses an empty event list and unknown events with the list of valid events', () => {
     expect(firstMessage(createWebhookEndpointInput.safeParse({ url: 'https://a.example', events: [] }))).toBe(WEBHOOK_EVENTS_MESSAGE);
     expect(firstMessage(createWebhookEndpointInput.safeParse({ url: 'https://a.example', events: ['intent.paid'] }))).toBe(WEBHOOK_EVENTS_MESSAGE);
-    expect(WEBHOOK_EVENTS_MESSAGE).toBe('Webhook events must be one or more of intent.created, intent.approved, settlement.completed, policy.violation');
+    expect(WEBHOOK_EVENTS_MESSAGE).toBe(
+      'Webhook events must be one or more of intent.created, intent.approved, settlement.completed, policy.violation, budget.threshold',
+    );
   });
 
   it('accepts only absolute http and https URLs', () => {

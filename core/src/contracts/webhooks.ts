@@ -6,7 +6,17 @@
  * or rotated, and never in a view of the endpoint.
  */
 import { z } from 'zod';
+import { BUDGET_THRESHOLD_EVENT } from './budget-alerts';
 import { WEBHOOK_EVENT_TYPES } from './intents';
+
+/**
+ * What an endpoint may subscribe to: the four payment events of the spec (WEBHOOK_EVENT_TYPES,
+ * whose body carries the intent) and budget.threshold (budget-alerts.ts, whose body carries the
+ * alert). A new endpoint gets the four payment events unless it names its events, so a receiver
+ * written for intent events never meets another body unasked.
+ */
+export const WEBHOOK_SUBSCRIBABLE_EVENTS = [...WEBHOOK_EVENT_TYPES, BUDGET_THRESHOLD_EVENT] as const;
+export type WebhookSubscribableEvent = (typeof WEBHOOK_SUBSCRIBABLE_EVENTS)[number];
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
@@ -21,7 +31,7 @@ export type WebhookDeliveryStatusName = (typeof WEBHOOK_DELIVERY_STATUSES)[numbe
 export const WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE = 'Webhook endpoint not found';
 export const WEBHOOK_DELIVERY_NOT_FOUND_MESSAGE = 'Webhook delivery not found';
 export const WEBHOOK_URL_MESSAGE = 'Webhook URL must be an absolute http:// or https:// URL';
-export const WEBHOOK_EVENTS_MESSAGE = `Webhook events must be one or more of ${WEBHOOK_EVENT_TYPES.join(', ')}`;
+export const WEBHOOK_EVENTS_MESSAGE = `Webhook events must be one or more of ${WEBHOOK_SUBSCRIBABLE_EVENTS.join(', ')}`;
 export const WEBHOOK_SECRET_MESSAGE =
   `Webhook secret must be ${WEBHOOK_SECRET_PREFIX} followed by the base64 of ${WEBHOOK_SECRET_MIN_BYTES} to ` +
   `${WEBHOOK_SECRET_MAX_BYTES} random bytes; leave it out to have one generated`;
@@ -75,11 +85,11 @@ export const webhookUrlSchema = z
     return normalized;
   });
 
-/** One or more event types, each once, in the order WEBHOOK_EVENT_TYPES lists them. */
+/** One or more event types, each once, in the order WEBHOOK_SUBSCRIBABLE_EVENTS lists them. */
 export const webhookEventsSchema = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES, { error: WEBHOOK_EVENTS_MESSAGE }), { error: WEBHOOK_EVENTS_MESSAGE })
+  .array(z.enum(WEBHOOK_SUBSCRIBABLE_EVENTS, { error: WEBHOOK_EVENTS_MESSAGE }), { error: WEBHOOK_EVENTS_MESSAGE })
   .min(1, { error: WEBHOOK_EVENTS_MESSAGE })
-  .transform((events) => WEBHOOK_EVENT_TYPES.filter((type) => events.includes(type)));
+  .transform((events) => WEBHOOK_SUBSCRIBABLE_EVENTS.filter((type) => events.includes(type)));
 
 export const webhookSecretSchema = z
   .string({ error: WEBHOOK_SECRET_MESSAGE })
@@ -168,7 +178,7 @@ export type RedeliverWebhookInput = WebhookDeliveryIdInput;
 export const webhookEndpointView = z.object({
   id: z.string(),
   url: z.string(),
-  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  events: z.array(z.enum(WEBHOOK_SUBSCRIBABLE_EVENTS)),
   description: z.string(),
   enabled: z.boolean(),
   createdAt: z.string(),
@@ -195,7 +205,7 @@ export const webhookDeliveryView = z.object({
   id: z.string(),
   endpointId: z.string(),
   eventId: z.string(),
-  eventType: z.enum(WEBHOOK_EVENT_TYPES),
+  eventType: z.enum(WEBHOOK_SUBSCRIBABLE_EVENTS),
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number(),
   lastStatusCode: z.number().nullable(),
@@ -228,14 +238,14 @@ export const webhookDeliveryAttemptView = z.object({
 export type WebhookDeliveryAttemptView = z.infer<typeof webhookDeliveryAttemptView>;
 
 /**
- * A delivery with the body that is sent (the webhookEventView of intents.ts, as stored when
- * the event happened: `data` is kept as it was, so old events read even after the intent
- * contract grows) and every attempt, oldest first.
+ * A delivery with the body that is sent (the webhookEventView of intents.ts, or the
+ * budgetThresholdEventView of budget-alerts.ts, as stored when the event happened: `data` is
+ * kept as it was, so old events read even after the contracts grow) and every attempt, oldest first.
  */
 export const webhookDeliveryDetailView = webhookDeliveryView.extend({
   payload: z.object({
     id: z.string(),
-    type: z.enum(WEBHOOK_EVENT_TYPES),
+    type: z.enum(WEBHOOK_SUBSCRIBABLE_EVENTS),
     createdAt: z.string(),
     data: z.record(z.string(), z.unknown()),
   }),

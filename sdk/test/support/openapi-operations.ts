@@ -1,7 +1,8 @@
 /**
  * The operations of an OpenAPI document as the SDK's drift checks compare them: method, full
  * path below the origin (owner paths carry the document's server path, `/api/v1`; agent paths
- * carry their own), operationId, whether it documents an `Idempotency-Key` and a request body.
+ * carry their own), operationId, whether it documents an `Idempotency-Key` and a request body,
+ * and whether it answers a JSON Lines download.
  */
 
 export interface DocumentedOperation {
@@ -13,12 +14,15 @@ export interface DocumentedOperation {
   pattern: RegExp;
   idempotencyKey: boolean;
   requestBody: boolean;
+  /** A success answer is `application/x-ndjson` (the audit export), not JSON. */
+  stream: boolean;
 }
 
 interface OpenApiOperation {
   operationId: string;
   parameters?: Array<{ name: string; in: string }>;
   requestBody?: unknown;
+  responses?: Record<string, { content?: Record<string, unknown> }>;
 }
 
 interface OpenApiDocument {
@@ -46,7 +50,19 @@ export function documentedOperations(document: unknown): DocumentedOperation[] {
           pattern,
           idempotencyKey: (operation.parameters ?? []).some((parameter) => parameter.in === 'header' && parameter.name.toLowerCase() === 'idempotency-key'),
           requestBody: operation.requestBody !== undefined,
+          stream: Object.entries(operation.responses ?? {}).some(([status, response]) => /^2/.test(status) && 'application/x-ndjson' in (response.content ?? {})),
         };
       });
   });
+}
+
+/**
+ * The operation a request went to. `/agents/kill-switch` also fits `/agents/{agentId}`; as the
+ * server routes it, a path with fewer parameters wins.
+ */
+export function operationAt(documented: readonly DocumentedOperation[], method: string, path: string): DocumentedOperation | undefined {
+  const parameters = (operation: DocumentedOperation) => operation.path.split('{').length;
+  return documented
+    .filter((operation) => operation.method === method && operation.pattern.test(path))
+    .sort((a, b) => parameters(a) - parameters(b))[0];
 }

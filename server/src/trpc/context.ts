@@ -40,6 +40,12 @@ export interface AppDeps {
   x402MaxValiditySeconds?: number;
   /** Requests per minute each agent may make to the agent API. */
   agentRateLimitPerMinute?: number;
+  /**
+   * The Temporal Web UI's page of the payments namespace (e.g.
+   * http://127.0.0.1:8233/namespaces/default): a payment's workflow is linked at
+   * `<this>/workflows/<workflow id>`. Unset: no link.
+   */
+  temporalUiUrl?: string;
 }
 
 export interface TemporalDeps {

@@ -10,6 +10,8 @@ import { agentsRouter } from './agents/router';
 import { intentsRouter } from './intents/router';
 import { policiesRouter } from './policies/router';
 import { webhooksRouter } from './webhooks/router';
+import { budgetAlertsRouter } from './budget-alerts/router';
+import { auditRouter } from './audit/router';
 
 export const appRouter = router({
   health: healthRouter,
@@ -23,6 +25,8 @@ export const appRouter = router({
   intents: intentsRouter,
   policies: policiesRouter,
   webhooks: webhooksRouter,
+  budgetAlerts: budgetAlertsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

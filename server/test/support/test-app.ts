@@ -81,9 +81,19 @@ export async function createTestApp(
     outbound?: OutboundPolicy;
     trustProxy?: TrustProxy;
     x402MaxValiditySeconds?: number;
+    temporalUiUrl?: string;
   } = {},
 ): Promise<TestApp> {
-  const { temporal = temporalNotInThisTest(), chain = chainNotInThisTest(), agentRateLimitPerMinute, outbound = sandboxOutbound(), trustProxy, x402MaxValiditySeconds, ...appOptions } = options;
+  const {
+    temporal = temporalNotInThisTest(),
+    chain = chainNotInThisTest(),
+    agentRateLimitPerMinute,
+    outbound = sandboxOutbound(),
+    trustProxy,
+    x402MaxValiditySeconds,
+    temporalUiUrl,
+    ...appOptions
+  } = options;
   const { db, databaseUrl, cleanup } = await openTestDatabase();
   const ok = async () => {};
   const deps: AppDeps = {
@@ -100,6 +110,7 @@ export async function createTestApp(
     outbound,
     trustProxy,
     x402MaxValiditySeconds,
+    temporalUiUrl,
   };
   const app = await buildApp({ sandboxPaidApi: options.chain !== undefined, ...appOptions, ...deps });
   await app.ready();

@@ -24,12 +24,7 @@ export interface HandlerContext<P, Q, B> {
   reply: FastifyReply;
 }
 
-export interface ApiRoute<
-  P extends z.ZodType = z.ZodType,
-  Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType = z.ZodType,
-  R extends z.ZodType = z.ZodType,
-> {
+interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
   method: HttpMethod;
   /** Fastify path below /api/v1, e.g. '/agents/:agentId'. */
   path: string;
@@ -45,12 +40,49 @@ export interface ApiRoute<
   body?: B;
   response: R;
   status?: number;
+}
+
+/** Answers one JSON document, parsed with `response` before it is sent. */
+export interface JsonApiRoute<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> extends RouteDeclaration<P, Q, B, R> {
+  stream?: undefined;
   handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.input<R>>;
 }
 
+/**
+ * Answers a download streamed as it is read, so its size is not bounded by memory: the
+ * handler gives the items already serialized, one per line, and may set headers on `reply`
+ * (Content-Disposition); `response` documents one item.
+ */
+export interface StreamApiRoute<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> extends RouteDeclaration<P, Q, B, R> {
+  /** The media type: JSON Lines. */
+  stream: 'application/x-ndjson';
+  handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<AsyncIterable<string>>;
+}
+
+export type ApiRoute<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> = JsonApiRoute<P, Q, B, R> | StreamApiRoute<P, Q, B, R>;
+
 /** Identity function that keeps each route's schema types tied to its handler. */
 export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  route: ApiRoute<P, Q, B, R>,
-): ApiRoute<P, Q, B, R> {
+  route: JsonApiRoute<P, Q, B, R>,
+): JsonApiRoute<P, Q, B, R>;
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  route: StreamApiRoute<P, Q, B, R>,
+): StreamApiRoute<P, Q, B, R>;
+export function defineRoute(route: ApiRoute): ApiRoute {
   return route;
 }

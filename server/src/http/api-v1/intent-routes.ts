@@ -12,6 +12,7 @@ import {
   intentProgressView,
   intentView,
   listIntentsInput,
+  paymentDetailView,
 } from '@purser/core';
 import { attachIntentPolicy } from '../../services/intents/attach-intent-policy';
 import { cancelIntent } from '../../services/intents/cancel-intent';
@@ -19,6 +20,7 @@ import { createIntent } from '../../services/intents/create-intent';
 import { decideIntent } from '../../services/intents/decide-intent';
 import { getIntent } from '../../services/intents/get-intent';
 import { getIntentProgress } from '../../services/intents/get-intent-progress';
+import { getPaymentDetail } from '../../services/intents/get-payment-detail';
 import { listIntents } from '../../services/intents/list-intents';
 import { defineRoute, type ApiRoute } from './define-route';
 
@@ -46,7 +48,7 @@ export const intentRoutes = [
     method: 'GET',
     path: '/intents',
     operationId: 'listIntents',
-    summary: "The owner's payment intents, newest first, a page at a time",
+    summary: "The owner's payment intents, newest first, a page at a time, filtered by status (repeat it for several), rail, agent, creation time, amount range and text",
     tag: 'Payment intents',
     query: listIntentsInput,
     response: intentListView,
@@ -61,6 +63,16 @@ export const intentRoutes = [
     params: intentParams,
     response: intentView,
     handler: ({ deps, owner, params }) => getIntent(deps.db.prisma, owner.userId, params.intentId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/intents/:intentId/detail',
+    operationId: 'getPaymentDetail',
+    summary: 'One payment in full: the intent, its agent, its rail operation (on-chain transaction and signed x402 authorisation), events, ledger entries, webhook deliveries, audit entries and workflow',
+    tag: 'Payment intents',
+    params: intentParams,
+    response: paymentDetailView,
+    handler: ({ deps, owner, params }) => getPaymentDetail(deps, owner.userId, params.intentId),
   }),
   defineRoute({
     method: 'GET',

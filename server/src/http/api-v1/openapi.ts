@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { ApiRoute } from './define-route';
 
 /** What the document needs of a route: its declaration without the handler. */
-export type DocumentedRoute = Pick<ApiRoute, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'auth' | 'idempotent' | 'params' | 'query' | 'body' | 'response' | 'status'> & {
+export type DocumentedRoute = Pick<ApiRoute, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'auth' | 'idempotent' | 'params' | 'query' | 'body' | 'response' | 'status' | 'stream'> & {
   /** Longer text for the reference page (markdown). */
   description?: string;
   /** Other success answers, e.g. 202 for a payment that waits for approval. */
@@ -74,7 +74,10 @@ function operationOf(route: DocumentedRoute): JsonSchema {
       ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
       : {}),
     responses: {
-      [status]: { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } },
+      [status]: route.stream
+        ? // A stream of lines: the schema is that of each line (OpenAPI 3.1 has no item schema yet).
+          { description: 'Success: one JSON document per line, each of this schema', content: { [route.stream]: { schema: toSchema(route.response, 'output') } } }
+        : { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } },
       ...Object.fromEntries(Object.entries(route.otherResponses ?? {}).map(([code, description]) => [code, { description }])),
       default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     },

@@ -5,7 +5,8 @@
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { AGENT_API_PREFIX, AppError } from '@purser/core';
 import { agentRoutes } from '../agent-api/agent-routes';
 import { authenticateOwner } from '../../services/auth/authenticate-owner';
@@ -28,21 +29,40 @@ function register(app: FastifyInstance, deps: AppDeps, route: ApiRoute): void {
         if (!owner) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
       }
       const body = route.body ? parseInput(route.body, request.body) : undefined;
-      const result = await route.handler({
+      const context = {
         deps,
-        owner: owner ?? { userId: '', via: 'session' },
+        owner: owner ?? { userId: '', via: 'session' as const },
         params: route.params ? parseInput(route.params, request.params) : undefined,
         query: route.query ? parseInput(route.query, request.query) : undefined,
         body,
         idempotencyKey: idempotencyKeyOf(request, (body as { idempotency_key?: string } | undefined)?.idempotency_key),
         request,
         reply,
-      });
+      };
+      if (route.stream) {
+        const items = await route.handler(context);
+        return sendStream(reply.status(route.status ?? 200).type(route.stream), items);
+      }
+      const result = await route.handler(context);
       // An idempotent replay is not a second creation: 200 with Idempotent-Replayed, not 201.
       const status = reply.hasHeader('idempotent-replayed') ? 200 : (route.status ?? 200);
       return reply.status(status).send(route.response.parse(result));
     },
   });
+}
+
+/**
+ * Sends the lines as they come. The first is read before anything is sent, so a failure before
+ * any output (the database down) answers as an error rather than as a cut-off download; a
+ * failure later aborts the response, which the client sees as an incomplete transfer.
+ */
+async function sendStream(reply: FastifyReply, items: AsyncIterable<string>): Promise<FastifyReply> {
+  const iterator = items[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  async function* lines(): AsyncGenerator<string> {
+    for (let next = first; !next.done; next = await iterator.next()) yield `${next.value}\n`;
+  }
+  return reply.send(Readable.from(lines()));
 }
 
 const require = createRequire(import.meta.url);

@@ -8,6 +8,7 @@ import {
   agentTransactionView,
   agentView,
   AppError,
+  budgetAlertListView,
   createAgentInput,
   createAgentResult,
   createdOwnerApiKeyView,
@@ -15,10 +16,14 @@ import {
   deleteAgentResult,
   fundAgentInput,
   fundAgentResult,
+  killSwitchView,
+  listBudgetAlertsInput,
   ownerApiKeyListView,
   ownerApiKeyView,
   ownerTransactionView,
   ownerWalletView,
+  pauseAllAgentsResult,
+  resumeAllAgentsResult,
   rotateAgentApiKeyResult,
   spendingRulesChanges,
   topUpWalletInput,
@@ -29,21 +34,26 @@ import {
 import { createAgent } from '../../services/agents/create-agent';
 import { deleteAgent } from '../../services/agents/delete-agent';
 import { getAgent } from '../../services/agents/get-agent';
+import { getKillSwitch } from '../../services/agents/get-kill-switch';
 import { listAgentTransactions } from '../../services/agents/list-agent-transactions';
 import { listAgents } from '../../services/agents/list-agents';
+import { pauseAllAgents } from '../../services/agents/pause-all-agents';
 import { reactivateAgent } from '../../services/agents/reactivate-agent';
+import { resumeAllAgents } from '../../services/agents/resume-all-agents';
 import { rotateAgentApiKey } from '../../services/agents/rotate-agent-api-key';
 import { suspendAgent } from '../../services/agents/suspend-agent';
 import { updateSpendingRules } from '../../services/agents/update-spending-rules';
 import { createOwnerApiKey } from '../../services/api-keys/create-owner-api-key';
 import { listOwnerApiKeys } from '../../services/api-keys/list-owner-api-key';
 import { revokeOwnerApiKey } from '../../services/api-keys/revoke-owner-api-key';
+import { listBudgetAlerts } from '../../services/budgets/list-budget-alerts';
 import { verifyAgentCredential } from '../../services/identity/verify-agent-credential';
 import { fundAgent } from '../../services/wallets/fund-agent';
 import { mirrorFundingOnChain } from '../../services/wallets/mirror-funding-on-chain';
 import { getOwnerWallet } from '../../services/wallets/get-owner-wallet';
 import { listOwnerTransactions } from '../../services/wallets/list-owner-transactions';
 import { topUpWallet } from '../../services/wallets/top-up-wallet';
+import { auditRoutes } from './audit-routes';
 import { defineRoute, type ApiRoute } from './define-route';
 import { intentRoutes } from './intent-routes';
 import { kyaRoutes } from './kya-routes';
@@ -131,6 +141,33 @@ const agents = [
     tag: 'Agents',
     response: z.array(agentView),
     handler: ({ deps, owner }) => listAgents(deps, owner.userId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/agents/pause-all',
+    operationId: 'pauseAllAgents',
+    summary: "Kill switch: suspend every active agent of the owner at once (their outstanding x402 authorisations are cancelled); Resume brings back exactly these",
+    tag: 'Agents',
+    response: pauseAllAgentsResult,
+    handler: ({ deps, owner }) => pauseAllAgents(deps, owner.userId),
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/agents/resume-all',
+    operationId: 'resumeAllAgents',
+    summary: 'Kill switch: reactivate the agents Pause all suspended, not those suspended one by one',
+    tag: 'Agents',
+    response: resumeAllAgentsResult,
+    handler: ({ deps, owner }) => resumeAllAgents(deps, owner.userId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/agents/kill-switch',
+    operationId: 'getKillSwitch',
+    summary: 'Kill switch state: whether agents are paused by it, how many, and since when',
+    tag: 'Agents',
+    response: killSwitchView,
+    handler: ({ deps, owner }) => getKillSwitch(deps.db.prisma, owner.userId),
   }),
   defineRoute({
     method: 'POST',
@@ -264,4 +301,17 @@ const credentials = [
   }),
 ];
 
-export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...apiKeys, ...credentials, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...webhookRoutes] as ApiRoute[];
+const budgetAlerts = [
+  defineRoute({
+    method: 'GET',
+    path: '/budget-alerts',
+    operationId: 'listBudgetAlerts',
+    summary: "Budget alerts, newest first: an agent's spend reached 80 or 100 % of its daily limit or of a policy's monthly budget (also sent as budget.threshold webhooks)",
+    tag: 'Budget alerts',
+    query: listBudgetAlertsInput,
+    response: budgetAlertListView,
+    handler: ({ deps, owner, query }) => listBudgetAlerts(deps.db.prisma, owner.userId, query),
+  }),
+];
+
+export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...apiKeys, ...credentials, ...budgetAlerts, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...webhookRoutes, ...auditRoutes] as ApiRoute[];

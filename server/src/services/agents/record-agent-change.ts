@@ -7,7 +7,16 @@ import type { TransactionClient } from '@purser/db';
 import type { AuditData } from '../audit/audit-hash';
 import { appendAuditEvent } from '../audit/append-audit-event';
 
-export type AgentAuditAction = 'created' | 'spending_rules_updated' | 'suspended' | 'reactivated' | 'deleted' | 'api_key_rotated';
+export type AgentAuditAction =
+  | 'created'
+  | 'spending_rules_updated'
+  | 'suspended'
+  | 'reactivated'
+  | 'deleted'
+  | 'api_key_rotated'
+  // The owner's kill switch ("Pause all agents" and "Resume"): one entry per agent it changed.
+  | 'kill_switch_paused'
+  | 'kill_switch_resumed';
 
 export async function recordAgentChange(tx: TransactionClient, ownerId: string, agentId: string, action: AgentAuditAction, data: AuditData): Promise<void> {
   await appendAuditEvent(tx, { actor: `owner:${ownerId}`, action: `agent.${action}`, subject: `agent:${agentId}`, ownerId, data });

@@ -62,6 +62,16 @@ export async function verifyAuditChains(prisma: PrismaClient, options: Options =
   return { ok: chains.every((chain) => chain.ok), checked: chains.reduce((sum, chain) => sum + chain.checked, 0), chains };
 }
 
+/**
+ * Verifies one chain the way verifyAuditChains does, up to the head read now; null when the
+ * chain has neither a head nor events (nothing was ever appended to it).
+ */
+export async function verifyAuditChain(prisma: PrismaClient, chainId: string, options: Options = {}): Promise<AuditChainReport | null> {
+  const head = await prisma.auditChainHead.findUnique({ where: { chainId } });
+  if (!head && !(await prisma.auditEvent.findFirst({ where: { chainId }, select: { seq: true } }))) return null;
+  return verifyChain(prisma, chainId, head ?? undefined, options.batchSize ?? 500);
+}
+
 async function verifyChain(
   prisma: PrismaClient,
   chainId: string,

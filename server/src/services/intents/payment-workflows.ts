@@ -4,7 +4,7 @@
  * already closed (a retried request, a concurrent duplicate) is not an error: the id is never
  * reused, so an intent's workflow runs once, whatever happens to the request that started it.
  */
-import { WorkflowExecutionAlreadyStartedError, WorkflowNotFoundError } from '@temporalio/client';
+import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
 import { paymentWorkflowId, WORKFLOW_NAMES } from '@purser/workflows/constants';
 import {
@@ -67,6 +67,24 @@ export async function queryPaymentProgress(temporal: TemporalDeps, intentId: str
     return await temporal.client.workflow.getHandle(paymentWorkflowId(intentId)).query(progressQuery);
   } catch (error) {
     if (error instanceof WorkflowNotFoundError) return null;
+    throw error;
+  }
+}
+
+/**
+ * The workflow's last account of its steps, once it has closed: what it returned, or for a
+ * workflow that failed or was terminated what its progress query answers; null when it never
+ * started. Waits on Temporal's long poll for the close (the way `result()` always does), never
+ * on a timer of ours; `signal` ends the wait early with an AbortError.
+ */
+export async function closedPaymentProgress(temporal: TemporalDeps, intentId: string, signal: AbortSignal): Promise<PaymentProgress | null> {
+  const handle = temporal.client.workflow.getHandle<(input: PaymentWorkflowInput) => Promise<PaymentProgress>>(paymentWorkflowId(intentId));
+  try {
+    return await temporal.client.withAbortSignal(signal, () => handle.result());
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (error instanceof WorkflowNotFoundError) return null;
+    if (error instanceof WorkflowFailedError) return queryPaymentProgress(temporal, intentId);
     throw error;
   }
 }

@@ -47,14 +47,18 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
     executeOnRail: (intentId) => executeOnRail(prisma, rails, intentId),
     checkRail: (intentId) => checkRail(prisma, rails, intentId),
     abandonRail: (intentId) => abandonRail(prisma, rails, intentId),
-    capturePayment: (intentId) => capturePayment(prisma, intentId),
+    async capturePayment(intentId) {
+      const captured = await capturePayment(prisma, intentId);
+      await startWebhookDeliveries(temporal, captured.deliveryIds);
+    },
     async settle(intentId, steps) {
       const deliveryIds = await withMoneyRetry(prisma, async (tx) => {
-        await captureInTransaction(tx, intentId);
+        const captured = await captureInTransaction(tx, intentId);
         const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
         const emitted = await emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type: 'settlement.completed', intent: toIntentView(row) });
         await appendWorkflowAudit(tx, { intentId, ownerId: row.ownerId, status: row.status }, steps);
-        return emitted.deliveryIds;
+        // The settlement event first: a receiver hears of the payment before the budget it used.
+        return [...emitted.deliveryIds, ...captured.deliveryIds];
       });
       await startWebhookDeliveries(temporal, deliveryIds);
     },

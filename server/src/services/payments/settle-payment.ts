@@ -17,17 +17,29 @@ import {
   postLedgerTransaction,
 } from '../ledger/post-ledger-transaction';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
+import { budgetAlertDeliveryIds, recordBudgetAlerts } from '../budgets/record-budget-alerts';
 import { SYSTEM_ACTOR } from './gate';
 import { withMoneyRetry } from './reserve-funds';
 
-export async function capturePayment(prisma: PrismaClient, intentId: string): Promise<void> {
-  await withMoneyRetry(prisma, (tx) => captureInTransaction(tx, intentId));
+export interface CaptureResult {
+  /** Webhook deliveries of the budget alerts the capture caused: start them after commit. */
+  deliveryIds: string[];
 }
 
-/** capturePayment's work in the caller's transaction. */
-export async function captureInTransaction(tx: TransactionClient, intentId: string): Promise<void> {
+export async function capturePayment(prisma: PrismaClient, intentId: string): Promise<CaptureResult> {
+  return withMoneyRetry(prisma, (tx) => captureInTransaction(tx, intentId));
+}
+
+/**
+ * capturePayment's work in the caller's transaction, with the budget alerts the spend now
+ * reaches (budgets/record-budget-alerts.ts) committed together with it.
+ */
+export async function captureInTransaction(tx: TransactionClient, intentId: string): Promise<CaptureResult> {
   const intent = await lockIntent(tx, intentId);
-  if (intent.settledAt !== null) return; // a retry of a committed capture
+  const payment = { intentId, ownerId: intent.ownerId, agentId: intent.agentId };
+  // A retry of a committed capture: its alerts' deliveries are started again, in case the
+  // run that committed them stopped before starting them.
+  if (intent.settledAt !== null) return { deliveryIds: await budgetAlertDeliveryIds(tx, payment) };
   if (intent.status !== 'processing' || intent.reservedAt === null || intent.releasedAt !== null) {
     throw new Error(`Cannot capture payment intent ${intentId}: it is ${intent.status}${intent.releasedAt ? ', released' : ''}`);
   }
@@ -79,6 +91,7 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
     data: { settledAt: new Date() },
     audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
   });
+  return { deliveryIds: await recordBudgetAlerts(tx, payment) };
 }
 
 /**

@@ -39,6 +39,9 @@ const payloadSchema = z.discriminatedUnion('topic', [
   z
     .object({ topic: z.literal('intents'), owner_id: uuid, intent_id: uuid, status: z.string() })
     .transform((p) => ({ topic: p.topic, ownerId: p.owner_id, intentId: p.intent_id, status: p.status })),
+  z
+    .object({ topic: z.literal('budget_alerts'), owner_id: uuid, agent_id: uuid, id: uuid })
+    .transform((p) => ({ topic: p.topic, ownerId: p.owner_id, agentId: p.agent_id, alertId: p.id })),
 ]);
 
 export type RealtimeEvent = z.output<typeof payloadSchema>;

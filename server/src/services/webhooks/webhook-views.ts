@@ -4,7 +4,7 @@
  * (deleted endpoints included: their log still reads). Any other answer is the same 404, so
  * an id of somebody else's endpoint or delivery reveals nothing.
  */
-import { AppError, type WebhookEventType } from '@purser/core';
+import { AppError, type WebhookSubscribableEvent } from '@purser/core';
 import { WEBHOOK_DELIVERY_NOT_FOUND_MESSAGE, WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE, type WebhookDeliveryAttemptView, type WebhookDeliveryView, type WebhookEndpointView } from '@purser/core/contracts/webhooks';
 import type { Prisma, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
@@ -38,7 +38,7 @@ export function toWebhookEndpointView(row: WebhookEndpointRow): WebhookEndpointV
   return {
     id: row.id,
     url: row.url,
-    events: row.events as WebhookEventType[],
+    events: row.events as WebhookSubscribableEvent[],
     description: row.description,
     enabled: row.enabled,
     createdAt: row.createdAt.toISOString(),
@@ -103,7 +103,7 @@ export function toWebhookDeliveryView(row: WebhookDeliveryRow): WebhookDeliveryV
     id: row.id,
     endpointId: row.endpointId,
     eventId: row.eventId,
-    eventType: row.eventType as WebhookEventType,
+    eventType: row.eventType as WebhookSubscribableEvent,
     status: row.status satisfies WebhookDeliveryStatus,
     attempts: row.attempts,
     lastStatusCode: row.lastStatusCode,

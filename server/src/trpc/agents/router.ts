@@ -2,14 +2,19 @@ import { router } from '../init';
 import { createAgent } from './create-agent';
 import { deleteAgent } from './delete-agent';
 import { getAgent } from './get-agent';
+import { getKillSwitch } from './get-kill-switch';
+import { getSpendHistory } from './get-spend-history';
 import { listAgentTransactions } from './list-agent-transactions';
 import { listAgents } from './list-agents';
 import { listKyaVerifications } from './list-kya-verifications';
+import { pauseAllAgents } from './pause-all-agents';
 import { reactivateAgent } from './reactivate-agent';
 import { requestKyaEscalation } from './request-kya-escalation';
+import { resumeAllAgents } from './resume-all-agents';
 import { rotateAgentApiKey } from './rotate-agent-api-key';
 import { suspendAgent } from './suspend-agent';
 import { updateSpendingRules } from './update-spending-rules';
+import { verifyAgentCredential } from './verify-agent-credential';
 
 export const agentsRouter = router({
   list: listAgents,
@@ -23,4 +28,9 @@ export const agentsRouter = router({
   transactions: listAgentTransactions,
   requestKyaEscalation,
   kyaVerifications: listKyaVerifications,
+  pauseAll: pauseAllAgents,
+  resumeAll: resumeAllAgents,
+  killSwitch: getKillSwitch,
+  verifyCredential: verifyAgentCredential,
+  spendHistory: getSpendHistory,
 });

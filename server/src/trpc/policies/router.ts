@@ -4,6 +4,7 @@ import { deletePolicy } from './delete-policy';
 import { getPolicy } from './get-policy';
 import { listPolicies } from './list-policies';
 import { updatePolicy } from './update-policy';
+import { wouldHaveBlocked } from './would-have-blocked';
 
 export const policiesRouter = router({
   list: listPolicies,
@@ -11,4 +12,5 @@ export const policiesRouter = router({
   create: createPolicy,
   update: updatePolicy,
   delete: deletePolicy,
+  wouldHaveBlocked,
 });

@@ -1,0 +1,3 @@
+import { killSwitchView } from '@purser/core';
+
+export const getKillSwitchOutput = killSwitchView;

@@ -1,0 +1,3 @@
+import { pauseAllAgentsResult } from '@purser/core';
+
+export const pauseAllAgentsOutput = pauseAllAgentsResult;

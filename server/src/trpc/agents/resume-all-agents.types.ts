@@ -1,0 +1,3 @@
+import { resumeAllAgentsResult } from '@purser/core';
+
+export const resumeAllAgentsOutput = resumeAllAgentsResult;

@@ -1,0 +1,4 @@
+import { verifyAgentCredentialInput as verifyAgentCredentialRequest, verifyCredentialResult } from '@purser/core';
+
+export const verifyAgentCredentialInput = verifyAgentCredentialRequest;
+export const verifyAgentCredentialOutput = verifyCredentialResult;

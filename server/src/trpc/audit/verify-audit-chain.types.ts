@@ -1,0 +1,3 @@
+import { auditVerificationView } from '@purser/core';
+
+export const verifyAuditChainOutput = auditVerificationView;

@@ -1,0 +1,4 @@
+import { intentIdInput, paymentDetailView } from '@purser/core';
+
+export const getPaymentDetailInput = intentIdInput;
+export const getPaymentDetailOutput = paymentDetailView;
