@@ -22,6 +22,15 @@ const pages = {
   dashboard: () => import('../features/dashboard/components/dashboard-page'),
   agentConnect: () => import('../features/agents/components/agent-connect-page'),
   agentTransactions: () => import('../features/agents/components/agent-transactions-page'),
+  agent: () => import('../features/agents/components/agent-page'),
+  payments: () => import('../features/payments/components/payments-page'),
+  payment: () => import('../features/payments/components/payment-page'),
+  approvals: () => import('../features/payments/components/approvals-page'),
+  policies: () => import('../features/policies/components/policies-page'),
+  webhooks: () => import('../features/webhooks/components/webhooks-page'),
+  apiKeys: () => import('../features/api-keys/components/api-keys-page'),
+  audit: () => import('../features/audit/components/audit-page'),
+  consoleLayout: () => import('./console-layout'),
   blogList: () => import('../features/blog/components/blog-list-page'),
   blogPost: () => import('../features/blog/components/blog-post-page'),
   docs: () => import('../features/docs/components/docs-page'),
@@ -65,9 +74,24 @@ export const routes: RouteObject[] = [
             // the main chunk, so it can say 'Loading...' while the session is checked.
             element: <RequireSession />,
             children: [
-              { path: 'dashboard', lazy: page(pages.dashboard, 'DashboardPage') },
-              { path: 'dashboard/agents/:agentId/connect', lazy: page(pages.agentConnect, 'AgentConnectPage') },
-              { path: 'dashboard/agents/:agentId/transactions', lazy: page(pages.agentTransactions, 'AgentTransactionsPage') },
+              {
+                // The owner console: one top bar (navigation, approvals badge, kill switch) and
+                // one live stream for every page under it.
+                lazy: page(pages.consoleLayout, 'ConsoleLayout'),
+                children: [
+                  { path: 'dashboard', lazy: page(pages.dashboard, 'DashboardPage') },
+                  { path: 'dashboard/payments', lazy: page(pages.payments, 'PaymentsPage') },
+                  { path: 'dashboard/payments/:intentId', lazy: page(pages.payment, 'PaymentPage') },
+                  { path: 'dashboard/approvals', lazy: page(pages.approvals, 'ApprovalsPage') },
+                  { path: 'dashboard/agents/:agentId', lazy: page(pages.agent, 'AgentPage') },
+                  { path: 'dashboard/agents/:agentId/connect', lazy: page(pages.agentConnect, 'AgentConnectPage') },
+                  { path: 'dashboard/agents/:agentId/transactions', lazy: page(pages.agentTransactions, 'AgentTransactionsPage') },
+                  { path: 'dashboard/policies', lazy: page(pages.policies, 'PoliciesPage') },
+                  { path: 'dashboard/webhooks', lazy: page(pages.webhooks, 'WebhooksPage') },
+                  { path: 'dashboard/api-keys', lazy: page(pages.apiKeys, 'ApiKeysPage') },
+                  { path: 'dashboard/audit', lazy: page(pages.audit, 'AuditPage') },
+                ],
+              },
             ],
           },
           { path: 'status', lazy: page(pages.status, 'StatusPage') },

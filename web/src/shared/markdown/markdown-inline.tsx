@@ -47,6 +47,9 @@ function MarkdownLink({ token }: { token: Tokens.Link }) {
   switch (target.kind) {
     case 'route':
       return <RouterLink to={target.to}>{children}</RouterLink>;
+    case 'server':
+      // Loaded from the server: the router only knows the app's pages.
+      return <a href={target.href}>{children}</a>;
     case 'anchor':
       return <a href={target.href}>{children}</a>;
     case 'external':
@@ -65,7 +68,9 @@ function MarkdownLink({ token }: { token: Tokens.Link }) {
 /** Pictures from this site only (the CSP refuses other hosts); others become a link. */
 function MarkdownImage({ token }: { token: Tokens.Image }) {
   const target = classifyLink(token.href);
-  if (target.kind === 'route') return <img src={target.to} alt={token.text} loading="lazy" />;
+  if (target.kind === 'route' || target.kind === 'server') {
+    return <img src={target.kind === 'route' ? target.to : target.href} alt={token.text} loading="lazy" />;
+  }
   if (target.kind === 'external') {
     return (
       <a href={target.href} target="_blank" rel="noopener noreferrer">

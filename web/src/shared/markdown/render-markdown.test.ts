@@ -59,8 +59,10 @@ describe('renderMarkdown', () => {
     expect(inline).toContain('&lt;img src=x onerror=alert(1)&gt;');
   });
 
-  it('routes internal links, opens external ones in a new tab and drops unsafe ones', () => {
+  it('routes internal links, loads server pages plainly, opens external ones in a new tab and drops unsafe ones', () => {
     expect(html('[Docs](/docs#x402)')).toBe('<p><a href="/docs#x402" data-discover="true">Docs</a></p>');
+    expect(html('[API reference](/docs/api)')).toBe('<p><a href="/docs/api">API reference</a></p>');
+    expect(html('[OpenAPI](/api/v1/openapi.json)')).toBe('<p><a href="/api/v1/openapi.json">OpenAPI</a></p>');
     expect(html('[Top](#kya-tiers)')).toBe('<p><a href="#kya-tiers">Top</a></p>');
     expect(html('[x402](https://github.com/coinbase/x402)')).toBe(
       '<p><a href="https://github.com/coinbase/x402" target="_blank" rel="noopener noreferrer">x402</a></p>',

@@ -4,6 +4,12 @@
 export type LinkTarget =
   /** A route of this app (`/docs#x402`): followed by the router, without a page load. */
   | { kind: 'route'; to: string }
+  /**
+   * A path the server answers itself (`/docs/api`, `/api/v1/openapi.json`, a file such as
+   * `/security-whitepaper.pdf`): a plain link the browser loads, since the app's router would
+   * show its 404 page for it.
+   */
+  | { kind: 'server'; href: string }
   /** An anchor on the current page (`#kya-tiers`). */
   | { kind: 'anchor'; href: string }
   /** Another site (`https://...`), opened in a new tab, or a `mailto:` address. */
@@ -11,10 +17,32 @@ export type LinkTarget =
   /** Anything else (`javascript:`, `data:`, relative paths): shown as plain text. */
   | { kind: 'none' };
 
+/**
+ * Paths the server answers before the app's index.html: the API reference, and the prefixes
+ * server/src/app.ts keeps from the web app (API_PREFIXES). Each covers itself and what is under it.
+ */
+const SERVER_PATHS = ['/docs/api', '/api', '/trpc', '/functions', '/auth/v1', '/healthz', '/1.0', '/.well-known', '/sandbox'] as const;
+
+/** A last path segment with a file extension names a static file, never a route of the app. */
+const FILE_NAME = /\.[a-z0-9]{1,8}$/i;
+
+/**
+ * True for a same-site path (`/docs/api#tag/agents`, `/api/v1/openapi.json`) that the server
+ * serves, so a link to it must load it from the server instead of going through the router.
+ */
+export function isServerPath(href: string): boolean {
+  if (!href.startsWith('/') || href.startsWith('//')) return false;
+  const path = href.split(/[?#]/, 1)[0]!;
+  if (SERVER_PATHS.some((prefix) => path === prefix || path.startsWith(`${prefix}/`))) return true;
+  return FILE_NAME.test(path.slice(path.lastIndexOf('/') + 1));
+}
+
 export function classifyLink(href: string): LinkTarget {
   const trimmed = href.trim();
   // '//host/path' is protocol-relative: another site, not a route.
-  if (trimmed.startsWith('/') && !trimmed.startsWith('//')) return { kind: 'route', to: trimmed };
+  if (trimmed.startsWith('/') && !trimmed.startsWith('//')) {
+    return isServerPath(trimmed) ? { kind: 'server', href: trimmed } : { kind: 'route', to: trimmed };
+  }
   if (trimmed.startsWith('#') && trimmed.length > 1) return { kind: 'anchor', href: trimmed };
   if (/^https?:\/\//i.test(trimmed)) return { kind: 'external', href: trimmed, newTab: true };
   if (/^mailto:[^\s]+@[^\s]+$/i.test(trimmed)) return { kind: 'external', href: trimmed, newTab: false };

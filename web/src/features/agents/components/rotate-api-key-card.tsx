@@ -2,6 +2,7 @@
 // stops working at once (services/agents/rotate-agent-api-key.ts).
 import KeyRounded from '@mui/icons-material/KeyRounded';
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Typography } from '@mui/material';
+import { darken } from '@mui/material/styles';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
@@ -46,13 +47,21 @@ export function RotateApiKeyCard({ agentId, agentName }: { agentId: string; agen
           <Button onClick={() => setConfirming(false)} disabled={rotate.isPending}>
             Cancel
           </Button>
-          <Button variant="contained" color="error" onClick={() => rotate.mutate({ agent_id: agentId })} disabled={rotate.isPending}>
+          <Button
+            variant="contained"
+            color="error"
+            onClick={() => rotate.mutate({ agent_id: agentId })}
+            disabled={rotate.isPending}
+            // The dark theme's error red (#f44336) under white text is below 4.5:1; its darker shade is not.
+            sx={(theme) => (theme.palette.mode === 'dark' ? { bgcolor: 'error.dark', '&:hover': { bgcolor: darken(theme.palette.error.dark, 0.2) } } : {})}
+          >
             {rotate.isPending ? 'Rotating...' : 'Rotate key'}
           </Button>
         </DialogActions>
       </Dialog>
 
-      <Dialog open={newKey !== null} onClose={() => setNewKey(null)} aria-labelledby="new-key-title" fullWidth maxWidth="sm">
+      {/* No backdrop or Escape close: the key must not vanish by a stray click. */}
+      <Dialog open={newKey !== null} aria-labelledby="new-key-title" fullWidth maxWidth="sm">
         <DialogTitle id="new-key-title">New API key</DialogTitle>
         <DialogContent>
           <Alert severity="warning" sx={{ mb: 2 }}>

@@ -34,6 +34,11 @@ describe('AssistantMarkdown links', () => {
     expect(html('[Docs](/docs#agents)')).toBe('<p><a href="/docs#agents" data-discover="true">Docs</a></p>');
     expect(html('[Status](status)')).toContain('href="/status"');
   });
+
+  it('loads the pages the server serves (the API reference, the OpenAPI document) as plain links', () => {
+    expect(html('[API reference](/docs/api)')).toBe('<p><a href="/docs/api">API reference</a></p>');
+    expect(html('[OpenAPI](/api/v1/openapi.json)')).toBe('<p><a href="/api/v1/openapi.json">OpenAPI</a></p>');
+  });
 });
 
 describe('AssistantMarkdown GitHub extensions', () => {

@@ -4,7 +4,8 @@
 // no protocol, or http, https, irc, ircs, mailto, xmpp; any other protocol becomes ''.
 // What a URL then becomes on screen:
 // - '' (a refused protocol such as javascript:): the link text alone, no link;
-// - a path of this site: a router link, so the conversation and the page stay as they are;
+// - a path of this site: a router link, so the conversation and the page stay as they are,
+//   except a path the server serves itself (/docs/api, /api/...): a plain link the browser loads;
 // - '#...' (footnotes): scrolls within the message list, the page's address is left alone;
 // - anything else: an ordinary link, a new tab for the web.
 // Images are drawn only from this site, which is all the Content-Security-Policy lets a page
@@ -13,6 +14,7 @@ import type { ComponentProps, MouseEvent } from 'react';
 import Markdown, { type Components, type ExtraProps } from 'react-markdown';
 import { Link as RouterLink } from 'react-router';
 import remarkGfm from 'remark-gfm';
+import { isServerPath } from '../../../shared/markdown/safe-link';
 import { visuallyHidden } from '../utils/visually-hidden';
 
 const remarkPlugins = [remarkGfm];
@@ -46,6 +48,13 @@ function MarkdownLink({ node: _node, href, children, ...rest }: ComponentProps<'
   if (href.startsWith('#')) {
     return (
       <a href={href} {...rest} onClick={(event) => scrollToTarget(event, href.slice(1))}>
+        {children}
+      </a>
+    );
+  }
+  if (isServerPath(href)) {
+    return (
+      <a href={href} {...rest}>
         {children}
       </a>
     );

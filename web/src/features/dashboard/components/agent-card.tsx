@@ -1,9 +1,10 @@
-// One agent on the dashboard: name, shortened DID, balance, spending limits, Fund Agent,
-// and icon links to its transactions (only once it has a wallet) and its connect page.
+// One agent on the dashboard: name (a link to the agent's page, its controls), shortened DID,
+// balance, spending limits, Fund Agent, and icon links to its transactions (only once it has
+// a wallet) and its connect page.
 import CableRounded from '@mui/icons-material/CableRounded';
 import ReceiptLongRounded from '@mui/icons-material/ReceiptLongRounded';
 import SmartToyOutlined from '@mui/icons-material/SmartToyOutlined';
-import { Box, Button, Card, CardActions, CardContent, Chip, IconButton, Stack, Tooltip, Typography } from '@mui/material';
+import { Box, Button, Card, CardActions, CardContent, Chip, IconButton, Link, Stack, Tooltip, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import type { DashboardAgent } from '../api/dashboard-types';
 import { formatAmount, formatDollars, sumDollars, truncateDid } from '../utils/format';
@@ -22,7 +23,9 @@ export function AgentCard({ agent, onFund }: { agent: DashboardAgent; onFund: ()
             <SmartToyOutlined aria-hidden />
           </Box>
           <Typography variant="subtitle1" component="h3" noWrap title={agent.name} sx={{ fontWeight: 700, minWidth: 0, flexGrow: 1 }}>
-            {agent.name}
+            <Link component={RouterLink} to={`/dashboard/agents/${agent.id}`} color="inherit" underline="hover">
+              {agent.name}
+            </Link>
           </Typography>
           <Chip size="small" label={agent.status} color={agent.status === 'active' ? 'success' : 'default'} variant="outlined" />
         </Stack>

@@ -8,8 +8,8 @@ import { AgentsSection } from './agents-section';
 import { ApiKeyDialog, type CreatedKey } from './api-key-dialog';
 import { CreateAgentDialog } from './create-agent-dialog';
 import { DashboardSkeleton } from './dashboard-skeleton';
-import { DashboardTopBar } from './dashboard-top-bar';
 import { FundAgentDialog } from './fund-agent-dialog';
+import { PendingApprovalsNotice } from './pending-approvals-notice';
 import { RecentTransactionsCard } from './recent-transactions-card';
 import { SummaryCard } from './summary-card';
 import { TopUpDialog } from './top-up-dialog';
@@ -32,12 +32,12 @@ export function DashboardPage() {
   const openFund = (agentId: string | null) => setFund((current) => ({ open: true, agentId, key: current.key + 1 }));
 
   return (
-    <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
-      <DashboardTopBar />
+    <Box>
       <Container component="main" maxWidth="lg" sx={{ pt: { xs: 3, md: 4 }, pb: ASSISTANT_BUTTON_CLEARANCE }}>
         <Typography variant="h4" component="h1" sx={{ fontWeight: 700, mb: 3 }}>
           Dashboard
         </Typography>
+        <PendingApprovalsNotice />
         {loading ? (
           <DashboardSkeleton />
         ) : (

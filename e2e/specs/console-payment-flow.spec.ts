@@ -1,0 +1,136 @@
+// One payment in the console (/dashboard/payments/:intentId): an owner signed up over the API
+// funds an agent that pays through the agent API; the payment's page draws its workflow with
+// every settled step completed (approval and release skipped), shows a step's detail on click
+// and on Enter, lists the ledger entries the payment posted, and passes the page checks.
+// Another owner's payment, like an unknown id, is "Payment not found".
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { signUpOwner } from '../support/owner';
+import { auditPage } from '../support/page-checks';
+
+const AGENT_API = '/functions/v1/mcp-server';
+const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+
+interface Payment {
+  intentId: string;
+  agentId: string;
+  agentName: string;
+}
+
+/** An owner (signed up with `request`'s cookie jar) whose funded agent paid `amount` once. */
+async function ownerWithPayment(request: APIRequestContext, amount: number): Promise<Payment> {
+  const owner = await signUpOwner(request);
+  const headers = { Authorization: `Bearer ${owner.accessToken}` };
+  const topUp = await request.post('/api/v1/wallet/top-up', { headers, data: { amount: 100 } });
+  expect(topUp.ok(), await topUp.text()).toBe(true);
+
+  const agentName = `Flow bot ${Date.now() % 100_000}`;
+  const created = await request.post('/api/v1/agents', { headers, data: { name: agentName, max_transaction_amount: 50, max_daily_limit: 200 } });
+  expect(created.ok(), await created.text()).toBe(true);
+  const { agent, api_key } = (await created.json()) as { agent: { id: string; did: string }; api_key: { key: string } };
+  const funded = await request.post('/api/v1/wallet/fund-agent', { headers, data: { agent_id: agent.id, amount: 20 } });
+  expect(funded.ok(), await funded.text()).toBe(true);
+
+  const paid = await request.post(`${AGENT_API}/payment`, {
+    headers: { 'X-Agent-DID': agent.did, Authorization: `Bearer ${api_key.key}`, 'Idempotency-Key': `flow-${agent.id}` },
+    data: { amount, description: 'Weather API call', to_address: PAYEE, category: 'data_api', metadata: { workflow: 'flow-weather', request_id: 'req-7' } },
+  });
+  expect(paid.status(), await paid.text()).toBe(200);
+  const payment = (await paid.json()) as { intent_id: string; status: string };
+  expect(payment.status).toBe('settled');
+  return { intentId: payment.intent_id, agentId: agent.id, agentName };
+}
+
+/**
+ * The first page of a browser signed up over the API: as support/session.ts's openSettled, it
+ * waits for the session's first refresh to land before any other navigation, with room for a
+ * dev server that compiles the page on first request.
+ */
+async function openFirst(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect
+    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0), {
+      message: 'the session metadata (with its expiry) is stored',
+      timeout: 30_000,
+    })
+    .toBeGreaterThan(0);
+}
+
+const node = (page: Page, step: string) => page.getByTestId(`flow-node-${step}`);
+const panel = (page: Page) => page.getByTestId('flow-step-panel');
+
+/** The page is drawn and the settled payment's steps are all in place. */
+async function expectSettledFlow(page: Page): Promise<void> {
+  // A dev server compiles the page on first request: room for that, once.
+  await expect(node(page, 'webhooks')).toBeVisible({ timeout: 30_000 });
+  for (const step of ['intent.created', 'policy_gate', 'intent.approved', 'rail_selection', 'reserve', 'execute', 'capture', 'settlement.completed', 'audit']) {
+    await expect(node(page, step), step).toHaveAttribute('data-state', 'completed');
+  }
+  await expect(node(page, 'approval')).toHaveAttribute('data-state', 'skipped');
+  await expect(node(page, 'release')).toHaveAttribute('data-state', 'skipped');
+  // No endpoint is registered, so no delivery: the webhooks node says none.
+  await expect(node(page, 'webhooks')).toHaveAttribute('data-state', 'skipped');
+}
+
+test.describe('a payment in the console', () => {
+  test('draws a settled payment’s workflow, shows each step’s detail and its ledger entries, and passes the page checks', async ({ page, request }, testInfo) => {
+    test.setTimeout(300_000);
+    const foreign = await ownerWithPayment(request, 2);
+    const payment = await ownerWithPayment(page.request, 1.5);
+    const url = `/dashboard/payments/${payment.intentId}`;
+
+    await openFirst(page, url);
+    await expect(page.getByRole('heading', { level: 1, name: 'Weather API call' })).toBeVisible();
+    await expect(page.getByTestId('payment-amount')).toHaveText('1.50 USDC');
+    await expect(page.getByRole('application', { name: /Payment workflow/ })).toBeVisible();
+    await expectSettledFlow(page);
+    // In the header and in the details.
+    await expect(page.getByRole('link', { name: payment.agentName })).toHaveCount(2);
+    await expect(page.getByRole('link', { name: payment.agentName }).first()).toHaveAttribute('href', `/dashboard/agents/${payment.agentId}`);
+    // A settled payment can no longer be decided on or cancelled.
+    await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0);
+
+    // A click shows a step's detail; so does Enter on a focused step.
+    await node(page, 'capture').click();
+    await expect(panel(page)).toHaveAttribute('data-step', 'capture');
+    await expect(panel(page).getByRole('heading', { name: 'Capture' })).toBeVisible();
+    await expect(panel(page)).toContainText('1.50 USDC');
+    await node(page, 'rail_selection').focus();
+    await page.keyboard.press('Enter');
+    await expect(panel(page)).toHaveAttribute('data-step', 'rail_selection');
+    await expect(panel(page)).toContainText('Ledger');
+    await node(page, 'policy_gate').click();
+    await expect(panel(page)).toContainText('No rule fired');
+
+    // The ledger: the hold, then its capture, each a balanced pair of entries.
+    await page.getByRole('tab', { name: /Ledger/ }).click();
+    const ledger = page.getByTestId('ledger-entries');
+    const rows = ledger.locator('tbody tr');
+    await expect(rows.first()).toBeVisible();
+    expect(await rows.count()).toBeGreaterThanOrEqual(4);
+    await expect(ledger).toContainText('−1.50');
+    await expect(ledger).toContainText('+1.50');
+    await expect(ledger).toContainText('Payment hold');
+    await expect(ledger).toContainText('Payment capture');
+
+    // The intent's fields and metadata.
+    await page.getByRole('tab', { name: 'Details' }).click();
+    await expect(page.getByRole('tabpanel')).toContainText(PAYEE);
+    await expect(page.getByRole('tabpanel')).toContainText('"request_id": "req-7"');
+    await expect(page.getByRole('tabpanel')).toContainText(`flow-${payment.agentId}`);
+
+    await auditPage(page, testInfo, 'payment', async () => {
+      await page.goto(url);
+      await expectSettledFlow(page);
+    });
+
+    // Another owner's payment is no different from one that does not exist.
+    for (const id of [foreign.intentId, '00000000-0000-4000-8000-000000000000', 'not-an-id']) {
+      await page.goto(`/dashboard/payments/${id}`);
+      await expect(page.getByRole('heading', { name: 'Payment not found' })).toBeVisible();
+      await expect(page.getByText('Weather API call')).toHaveCount(0);
+    }
+    await page.getByRole('link', { name: 'Back to payments' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/payments$/);
+  });
+});

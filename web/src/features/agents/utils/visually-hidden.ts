@@ -1,0 +1,13 @@
+// Content for screen readers only: out of sight, still read (the usual 'sr-only' rules), for
+// the figures behind the spend chart.
+export const visuallyHidden = {
+  position: 'absolute',
+  width: '1px',
+  height: '1px',
+  padding: 0,
+  margin: '-1px',
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+  border: 0,
+} as const;

@@ -1,0 +1,14 @@
+// The shapes the payments pages read, taken from the server's router type (type-only imports:
+// no server code is bundled).
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { AppRouter } from '@purser/server/trpc/router';
+
+type Inputs = inferRouterInputs<AppRouter>;
+type Outputs = inferRouterOutputs<AppRouter>;
+
+export type PaymentIntent = Outputs['intents']['list']['intents'][number];
+export type PaymentAgent = Outputs['agents']['list'][number];
+export type ListIntentsQuery = Inputs['intents']['list'];
+export type IntentStatus = PaymentIntent['status'];
+export type RailName = PaymentIntent['rail'];
+export type FiredRule = NonNullable<PaymentIntent['policyDecision']>['fired'][number];
