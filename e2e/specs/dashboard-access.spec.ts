@@ -31,8 +31,12 @@ async function expectNoSidewaysOverflow(page: Page, what: string) {
   expect(overflow, `${what} overflows sideways`).toBeLessThanOrEqual(0);
 }
 
-/** Presses Tab until `target` has the focus (at most `limit` times). */
-async function tabTo(page: Page, target: Locator, limit = 40) {
+/**
+ * Presses Tab until `target` has the focus (at most `limit` times). The console's top bar has
+ * about ten stops before the page, and a toast that is showing takes focus back to the
+ * assistant's button until it expires: the limit leaves room for both.
+ */
+async function tabTo(page: Page, target: Locator, limit = 70) {
   for (let presses = 0; presses < limit; presses += 1) {
     if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
     await page.keyboard.press('Tab');

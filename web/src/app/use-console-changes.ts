@@ -31,6 +31,9 @@ export function useConsoleChanges(): void {
               { queryKey: trpc.agents.spendHistory.pathKey() },
               { queryKey: trpc.agents.transactions.pathKey() },
               { queryKey: trpc.policies.wouldHaveBlocked.pathKey() },
+              // Each step of a payment writes its audit entry and may emit webhook deliveries.
+              { queryKey: trpc.audit.list.pathKey() },
+              { queryKey: trpc.webhooks.deliveries.pathKey() },
             ];
             break;
           case 'agent':
@@ -39,10 +42,15 @@ export function useConsoleChanges(): void {
               { queryKey: trpc.agents.get.queryKey({ agent_id: message.agentId }) },
               { queryKey: trpc.agents.killSwitch.queryKey() },
               { queryKey: trpc.agents.kyaVerifications.pathKey() },
+              { queryKey: trpc.audit.list.pathKey() },
             ];
             break;
           case 'budgetAlert':
-            stale = [{ queryKey: trpc.budgetAlerts.list.pathKey() }, { queryKey: trpc.agents.spendHistory.pathKey() }];
+            stale = [
+              { queryKey: trpc.budgetAlerts.list.pathKey() },
+              { queryKey: trpc.agents.spendHistory.pathKey() },
+              { queryKey: trpc.webhooks.deliveries.pathKey() },
+            ];
             break;
         }
         for (const filters of stale) void queryClient.invalidateQueries(filters);
