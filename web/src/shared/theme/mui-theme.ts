@@ -23,9 +23,6 @@ export function createMuiTheme(mode: ThemeMode): Theme {
       mode,
       primary: { main: mode === 'dark' ? '#818cf8' : '#4f46e5' },
       secondary: { main: mode === 'dark' ? '#2dd4bf' : '#0d9488' },
-      // MUI's dark red under white text is 3.7:1; dark text on it is over 4.5:1 (WCAG AA), so
-      // destructive buttons (delete, reject, pause all) read in both themes.
-      ...(mode === 'dark' ? { error: { main: '#f44336', contrastText: 'rgba(0, 0, 0, 0.87)' } } : {}),
       background:
         mode === 'dark'
           ? { default: '#0b1020', paper: '#121833' }
