@@ -195,23 +195,38 @@ async function e2e(temporalCli, chromium) {
   }
 }
 
+/** Starts `work` now and hands back its promise; a failure surfaces where it is awaited, not as an unhandled rejection meanwhile. */
+function inBackground(work) {
+  const promise = work();
+  promise.catch(() => {});
+  return promise;
+}
+
 async function main() {
   await ensureDependencies();
   await ensureBuilt();
-  const temporalCli = await ensureTemporalCli({ log });
-  // The e2e specs drive it, and the unit suite prints the security whitepaper's PDF with it.
-  const chromium = wanted('e2e') || wanted('unit') ? await ensureChromium() : undefined;
-  // The docs' shell samples, run by the temporal suite, call curl and jq as readers would.
-  if (wanted('temporal')) for (const command of ['curl', 'jq']) await ensureDebianCommand(command);
+  // The tools only some suites need install while lint, typecheck and the first suites run: on a
+  // fresh machine they take minutes (a Go build, an npm install that compiles sqlite3, apt), and
+  // they wait on the network as much as on the CPU.
+  const temporalCli = inBackground(() => ensureTemporalCli({ log }));
+  // One apt-get at a time (dpkg holds a lock). Chromium: the e2e specs drive it, and the unit
+  // suite prints the security whitepaper's PDF with it. curl and jq: the docs' shell samples,
+  // run by the temporal suite, call them as readers would.
+  const debian = inBackground(async () => {
+    const chromium = wanted('e2e') || wanted('unit') ? await ensureChromium() : undefined;
+    if (wanted('temporal')) for (const command of ['curl', 'jq']) await ensureDebianCommand(command);
+    return chromium;
+  });
   // The n8n tests start a real n8n. Its first install takes minutes: here, not inside a test
   // hook whose timeout it would overrun on a fresh machine.
-  if (wanted('temporal')) await ensureN8n({ log });
+  const n8n = wanted('temporal') ? inBackground(() => ensureN8n({ log })) : undefined;
 
   // Type-aware rules load every workspace's TypeScript program: more than Node's default heap.
   await check('lint', 'npx', ['eslint', '.'], { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' } });
   // n8n's own lint for community node packages (installs @n8n/node-cli into the cache once).
   await check('n8n-node-lint', process.execPath, ['n8n-nodes/scripts/n8n-node-lint.mjs']);
   await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
+  await debian;
   await vitest('unit', 'unit');
 
   const adminUrl = wanted('db-postgres') || wanted('temporal') ? await postgresAdminUrl() : undefined;
@@ -224,10 +239,11 @@ async function main() {
   // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
   // a separate worker process, which must reach the same database.
   if (wanted('temporal')) {
-    if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+    await n8n;
+    if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: await temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
     else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
   }
-  await e2e(temporalCli, chromium);
+  await e2e(await temporalCli, await debian);
 
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);

@@ -16,6 +16,14 @@ describe('isTransientDependencyError', () => {
       expect(isTransientDependencyError(error), String(error)).toBe(true);
     }
     expect(isTransientDependencyError(Object.assign(new Error('pool'), { code: 'P2024' }))).toBe(true);
+    // The pool had no connection for a transaction within maxWait (a burst of payments).
+    const noTransaction = Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
+    expect(isTransientDependencyError(noTransaction)).toBe(true);
+  });
+
+  it('keeps a transaction that expired while running a real fault: it is not the pool', () => {
+    const expired = Object.assign(new Error('Transaction API error: Transaction already closed: A commit cannot be executed on an expired transaction.'), { code: 'P2028' });
+    expect(isTransientDependencyError(expired)).toBe(false);
   });
 
   it('leaves real faults alone: a constraint, a bad statement, a programming error', () => {

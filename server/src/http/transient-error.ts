@@ -11,6 +11,11 @@ import { AppError } from '@purser/core';
 const TRANSIENT_SQLSTATE = /^(08...|57P0[1-3]|53300)$/;
 /** Prisma's codes for an unreachable, timed-out or closed database, or an exhausted pool. */
 const TRANSIENT_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+/**
+ * P2028 is every interactive-transaction error; only this one means "no connection came free in
+ * time" (the pool's maxWait). An expired or closed transaction is a slow statement, not an absence.
+ */
+const PRISMA_NO_TRANSACTION_IN_TIME = /Unable to start a transaction in the given time/;
 /** Driver adapter error kinds of the same meaning. */
 const TRANSIENT_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
 /** Socket errors of a peer that went away. */
@@ -35,6 +40,7 @@ export function isTransientDependencyError(error: unknown): boolean {
     seen.add(current);
     const fields = current as { code?: unknown; kind?: unknown; originalCode?: unknown; message?: unknown; cause?: unknown; meta?: { driverAdapterError?: unknown } };
     if (typeof fields.code === 'string' && (TRANSIENT_PRISMA_CODES.has(fields.code) || TRANSIENT_SOCKET_CODES.has(fields.code) || TRANSIENT_SQLSTATE.test(fields.code))) return true;
+    if (fields.code === 'P2028' && typeof fields.message === 'string' && PRISMA_NO_TRANSACTION_IN_TIME.test(fields.message)) return true;
     if (typeof fields.originalCode === 'string' && TRANSIENT_SQLSTATE.test(fields.originalCode)) return true;
     if (typeof fields.kind === 'string' && TRANSIENT_ADAPTER_KINDS.has(fields.kind)) return true;
     if (fields.code === GRPC_UNAVAILABLE) return true;

@@ -9,6 +9,7 @@
  * `data` records what changed, never secrets: no keys, key hashes, tokens or key material.
  */
 import { Prisma, type PrismaClient, type TransactionClient } from '@purser/db';
+import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
 import { auditChainIdOf, GENESIS_HASH, hashAuditEvent, type AuditData } from './audit-hash';
 
 export type AuditEventInput = {
@@ -92,6 +93,11 @@ export function isAuditChainConflict(error: unknown): boolean {
 /**
  * `prisma.$transaction(fn)`, run again (up to `attempts` times in all) when it fails on an
  * audit chain conflict. `fn` must be safe to repeat: everything it wrote rolled back.
+ *
+ * One owner's audited writes queue on the chain's head row, each holding a pooled connection
+ * while it waits, so a burst for one owner (100 payments at once) also queues for connections.
+ * Such transactions get the money transactions' patience by default: Prisma's 2 s to start
+ * answered part of that burst with "Unable to start a transaction in the given time".
  */
 export async function withAuditRetry<T>(
   prisma: PrismaClient,
@@ -101,7 +107,7 @@ export async function withAuditRetry<T>(
   const attempts = options.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await prisma.$transaction((tx: TransactionClient) => fn(tx), options.transactionOptions);
+      return await prisma.$transaction((tx: TransactionClient) => fn(tx), options.transactionOptions ?? MONEY_TRANSACTION_OPTIONS);
     } catch (error) {
       if (attempt >= attempts || !isAuditChainConflict(error)) throw error;
     }
