@@ -453,6 +453,9 @@ test.describe('assistant widget: errors', () => {
 
 test.describe('assistant widget: accessibility and layout', () => {
   test('open with a rich reply, it passes axe and fits the screen in both themes at desktop and phone widths', async ({ page }, testInfo) => {
+    // Eight loads of the landing page, each with a streamed reply, and four axe scans: more than
+    // the default 30 s on a busy 2-core machine (it ran out on the last, dark 390 px, shot).
+    test.setTimeout(120_000);
     await answerWith(
       page,
       stream('Here is a **summary**:\n\n| Step | Where |\n| --- | --- |\n| Create | [Dashboard](/dashboard) |\n\n- [x] Sign in\n- [ ] Fund an agent\n\nSee [the docs](/docs)[^1].\n\n[^1]: Also on [x402.org](https://x402.org).'),

@@ -4,61 +4,19 @@
 // reactivates it, verifies its credential in both states, raises its KYA tier, and deletes it.
 // Accessibility and screenshots at 1280 and 390 px in both themes.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { AGENT_API, agentHeaders, agentPay, createFundedAgent, type TestAgent } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { auditPage, expectNoSeriousViolations } from '../support/page-checks';
-
-const AGENT_API = '/functions/v1/mcp-server';
-const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-
-interface TestAgent {
-  id: string;
-  did: string;
-  name: string;
-  apiKey: string;
-}
+import { openSettled } from '../support/session';
 
 /** A signed-in owner (page.request shares the page's cookies) with a funded agent. */
-async function ownerWithAgent(request: APIRequestContext, limits: { max_transaction_amount: number; max_daily_limit: number }): Promise<TestAgent> {
+async function ownerWithAgent(request: APIRequestContext, limits: { maxTransaction: number; dailyLimit: number }): Promise<TestAgent> {
   const owner = await signUpOwner(request);
-  const headers = { Authorization: `Bearer ${owner.accessToken}` };
-  const topUp = await request.post('/api/v1/wallet/top-up', { headers, data: { amount: 100 } });
-  expect(topUp.ok(), await topUp.text()).toBe(true);
-  const name = `Controls bot ${Date.now() % 100_000}`;
-  const created = await request.post('/api/v1/agents', { headers, data: { name, ...limits } });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { agent, api_key } = (await created.json()) as { agent: { id: string; did: string }; api_key: { key: string } };
-  const funded = await request.post('/api/v1/wallet/fund-agent', { headers, data: { agent_id: agent.id, amount: 50 } });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  return { id: agent.id, did: agent.did, name, apiKey: api_key.key };
+  return createFundedAgent(request, owner, { name: `Controls bot ${Date.now() % 100_000}`, ownerTopUp: 100, fund: 50, ...limits });
 }
 
-function agentCall(request: APIRequestContext, agent: TestAgent) {
-  const headers = { 'X-Agent-DID': agent.did, Authorization: `Bearer ${agent.apiKey}` };
-  return {
-    balance: () => request.get(`${AGENT_API}/balance`, { headers }),
-    pay: (amount: number, description: string) =>
-      request.post(`${AGENT_API}/payment`, { headers, data: { amount, description, to_address: PAYEE, category: 'data_api' } }),
-  };
-}
-
-/**
- * support/session.ts's openSettled, with a longer wait: the first page of a browser signed up
- * over the API must not be left before its session refresh lands, and a page served by the Vite
- * dev server on a busy machine can take more than the default five seconds to get that far.
- */
-async function openSettled(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect
-    .poll(
-      // A navigation meanwhile (the dev server reloading the page) destroys the context: ask again.
-      () => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0).catch(() => 0),
-      {
-        message: 'the session metadata (with its expiry) is stored',
-        timeout: 30_000,
-      },
-    )
-    .toBeGreaterThan(0);
-}
+/** The agent API's balance, asked as the agent: refused while it is suspended or once it is deleted. */
+const agentBalance = (request: APIRequestContext, agent: TestAgent) => request.get(`${AGENT_API}/balance`, { headers: agentHeaders(agent) });
 
 /** The first check after a navigation: the Vite dev server on a busy machine loads pages slowly. */
 const PAGE_LOAD = { timeout: 30_000 };
@@ -68,10 +26,9 @@ const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', 
 test.describe('agent page', () => {
   test('the owner edits the spending rules, suspends and reactivates the agent and verifies its credential', async ({ page }, testInfo) => {
     test.setTimeout(240_000);
-    const agent = await ownerWithAgent(page.request, { max_transaction_amount: 50, max_daily_limit: 10 });
-    const api = agentCall(page.request, agent);
+    const agent = await ownerWithAgent(page.request, { maxTransaction: 50, dailyLimit: 10 });
     // 85% of the $10 daily limit: one budget notice (80%).
-    const paid = await api.pay(8.5, 'Budget crossing lookup');
+    const paid = await agentPay(page.request, agent, { amount: 8.5, description: 'Budget crossing lookup', idempotencyKey: crypto.randomUUID() });
     expect(paid.status(), await paid.text()).toBe(200);
 
     // The notice is written once the payment is captured, which may trail its answer a little.
@@ -129,7 +86,7 @@ test.describe('agent page', () => {
     await expect(credential.getByTestId('credential-verification')).toContainText('Valid');
 
     // --- Suspend: the agent API refuses the agent; its credential no longer verifies.
-    expect((await api.balance()).status()).toBe(200);
+    expect((await agentBalance(page.request, agent)).status()).toBe(200);
     await page.getByRole('button', { name: 'Suspend agent' }).click();
     const suspend = page.getByRole('dialog', { name: `Suspend ${agent.name}?` });
     await expect(suspend).toContainText('Outstanding x402 authorisations');
@@ -138,7 +95,7 @@ test.describe('agent page', () => {
     await expect(suspend).toBeHidden();
     await expect(page.getByTestId('agent-status')).toHaveText('Suspended');
     await expect(toast(page, `${agent.name} is suspended`)).toBeVisible();
-    expect((await api.balance()).status()).toBe(403);
+    expect((await agentBalance(page.request, agent)).status()).toBe(403);
     await expect(credential.getByTestId('credential-status')).toHaveText('Suspended');
     await expect(credential.getByTestId('credential-verification')).toHaveCount(0);
     await credential.getByRole('button', { name: 'Verify credential' }).click();
@@ -151,7 +108,7 @@ test.describe('agent page', () => {
     await reactivate.getByRole('button', { name: 'Reactivate' }).click();
     await expect(reactivate).toBeHidden();
     await expect(page.getByTestId('agent-status')).toHaveText('Active');
-    expect((await api.balance()).status()).toBe(200);
+    expect((await agentBalance(page.request, agent)).status()).toBe(200);
     await credential.getByRole('button', { name: 'Verify credential' }).click();
     await expect(credential.getByTestId('credential-verification')).toContainText('Valid');
 
@@ -168,7 +125,7 @@ test.describe('agent page', () => {
 
   test('the owner raises the KYA tier with evidence, and a rejected request is recorded too', async ({ page }) => {
     test.setTimeout(120_000);
-    const agent = await ownerWithAgent(page.request, { max_transaction_amount: 50, max_daily_limit: 200 });
+    const agent = await ownerWithAgent(page.request, { maxTransaction: 50, dailyLimit: 200 });
     await openSettled(page, `/dashboard/agents/${agent.id}`);
     const kya = page.getByRole('region', { name: 'Know Your Agent (KYA)' });
     await expect(kya.getByText('No KYA verifications yet.')).toBeVisible();
@@ -207,7 +164,7 @@ test.describe('agent page', () => {
 
   test('deleting the agent asks for its name, then leads to the dashboard and its page says it is gone', async ({ page }) => {
     test.setTimeout(120_000);
-    const agent = await ownerWithAgent(page.request, { max_transaction_amount: 50, max_daily_limit: 200 });
+    const agent = await ownerWithAgent(page.request, { maxTransaction: 50, dailyLimit: 200 });
     const url = `/dashboard/agents/${agent.id}`;
     await openSettled(page, url);
     await page.getByRole('button', { name: 'Delete agent' }).click();
@@ -221,7 +178,7 @@ test.describe('agent page', () => {
     await confirm.click();
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(toast(page, `Agent "${agent.name}" deleted`)).toBeVisible(PAGE_LOAD);
-    expect((await agentCall(page.request, agent).balance()).status()).toBeGreaterThanOrEqual(401);
+    expect((await agentBalance(page.request, agent)).status()).toBeGreaterThanOrEqual(401);
 
     await page.goto(url);
     await expect(page.getByRole('heading', { level: 1, name: 'Agent not found' })).toBeVisible(PAGE_LOAD);
@@ -230,9 +187,7 @@ test.describe('agent page', () => {
   test("an id that is not one of the owner's agents shows 'Agent not found'", async ({ page, request }) => {
     test.setTimeout(120_000);
     const other = await signUpOwner(request);
-    const created = await request.post('/api/v1/agents', { headers: { Authorization: `Bearer ${other.accessToken}` }, data: { name: 'Not yours' } });
-    expect(created.ok(), await created.text()).toBe(true);
-    const othersAgent = ((await created.json()) as { agent: { id: string } }).agent.id;
+    const othersAgent = (await createFundedAgent(request, other, { name: 'Not yours', fund: 0 })).id;
 
     await signUpOwner(page.request);
     await openSettled(page, '/dashboard');

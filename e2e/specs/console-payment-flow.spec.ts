@@ -4,11 +4,10 @@
 // and on Enter, lists the ledger entries the payment posted, and passes the page checks.
 // Another owner's payment, like an unknown id, is "Payment not found".
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { agentPay, createFundedAgent, PAYEE } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { auditPage } from '../support/page-checks';
-
-const AGENT_API = '/functions/v1/mcp-server';
-const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
+import { openSettled } from '../support/session';
 
 interface Payment {
   intentId: string;
@@ -19,40 +18,18 @@ interface Payment {
 /** An owner (signed up with `request`'s cookie jar) whose funded agent paid `amount` once. */
 async function ownerWithPayment(request: APIRequestContext, amount: number): Promise<Payment> {
   const owner = await signUpOwner(request);
-  const headers = { Authorization: `Bearer ${owner.accessToken}` };
-  const topUp = await request.post('/api/v1/wallet/top-up', { headers, data: { amount: 100 } });
-  expect(topUp.ok(), await topUp.text()).toBe(true);
+  const agent = await createFundedAgent(request, owner, { name: `Flow bot ${Date.now() % 100_000}`, ownerTopUp: 100, fund: 20, maxTransaction: 50, dailyLimit: 200 });
 
-  const agentName = `Flow bot ${Date.now() % 100_000}`;
-  const created = await request.post('/api/v1/agents', { headers, data: { name: agentName, max_transaction_amount: 50, max_daily_limit: 200 } });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { agent, api_key } = (await created.json()) as { agent: { id: string; did: string }; api_key: { key: string } };
-  const funded = await request.post('/api/v1/wallet/fund-agent', { headers, data: { agent_id: agent.id, amount: 20 } });
-  expect(funded.ok(), await funded.text()).toBe(true);
-
-  const paid = await request.post(`${AGENT_API}/payment`, {
-    headers: { 'X-Agent-DID': agent.did, Authorization: `Bearer ${api_key.key}`, 'Idempotency-Key': `flow-${agent.id}` },
-    data: { amount, description: 'Weather API call', to_address: PAYEE, category: 'data_api', metadata: { workflow: 'flow-weather', request_id: 'req-7' } },
+  const paid = await agentPay(request, agent, {
+    amount,
+    description: 'Weather API call',
+    idempotencyKey: `flow-${agent.id}`,
+    metadata: { workflow: 'flow-weather', request_id: 'req-7' },
   });
   expect(paid.status(), await paid.text()).toBe(200);
   const payment = (await paid.json()) as { intent_id: string; status: string };
   expect(payment.status).toBe('settled');
-  return { intentId: payment.intent_id, agentId: agent.id, agentName };
-}
-
-/**
- * The first page of a browser signed up over the API: as support/session.ts's openSettled, it
- * waits for the session's first refresh to land before any other navigation, with room for a
- * dev server that compiles the page on first request.
- */
-async function openFirst(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect
-    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0), {
-      message: 'the session metadata (with its expiry) is stored',
-      timeout: 30_000,
-    })
-    .toBeGreaterThan(0);
+  return { intentId: payment.intent_id, agentId: agent.id, agentName: agent.name };
 }
 
 const node = (page: Page, step: string) => page.getByTestId(`flow-node-${step}`);
@@ -78,7 +55,7 @@ test.describe('a payment in the console', () => {
     const payment = await ownerWithPayment(page.request, 1.5);
     const url = `/dashboard/payments/${payment.intentId}`;
 
-    await openFirst(page, url);
+    await openSettled(page, url);
     await expect(page.getByRole('heading', { level: 1, name: 'Weather API call' })).toBeVisible();
     await expect(page.getByTestId('payment-amount')).toHaveText('1.50 USDC');
     await expect(page.getByRole('application', { name: /Payment workflow/ })).toBeVisible();

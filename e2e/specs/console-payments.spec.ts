@@ -8,6 +8,7 @@ import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { agentPay, createFundedAgent, type TestAgent } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { auditPage } from '../support/page-checks';
+import { openSettled } from '../support/session';
 
 // Console pages read several queries and a live stream; on a loaded machine (or a dev server)
 // a filter's round trip can take longer than the default 5 s.
@@ -22,20 +23,6 @@ async function pay(page: Page, agent: TestAgent, amount: number, description: st
   const response = await agentPay(page.request, agent, { amount, description, idempotencyKey: randomUUID(), metadata });
   expect([200, 202], `${description}: ${await response.text()}`).toContain(response.status());
   return ((await response.json()) as { intent_id: string }).intent_id;
-}
-
-/**
- * Opens a console page as an owner signed up over the API and waits for the first session
- * refresh to land (support/session.ts says why), with room for a cold dev server's first load.
- */
-async function openSettled(page: Page, path: string): Promise<void> {
-  await open(page, path);
-  await expect
-    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0), {
-      message: 'the session metadata (with its expiry) is stored',
-      timeout: 30_000,
-    })
-    .toBeGreaterThan(0);
 }
 
 /** Opens (or, without a path, reloads) a console page and waits until it has drawn its heading. */
@@ -70,6 +57,7 @@ test.describe('console payments and approvals', () => {
     const pendingId = await pay(page, compute, 8, 'Dataset purchase');
 
     await openSettled(page, '/dashboard/payments');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('heading', { level: 1, name: 'Payments' })).toBeVisible();
     await expect(rows(page)).toHaveCount(5);
     // Newest first, with the agent, the amount in two decimals and the status.
@@ -207,6 +195,7 @@ test.describe('console payments and approvals', () => {
     const agent = await createFundedAgent(page.request, owner, { name: 'Approval inbox agent', fund: 60, approvalThreshold: 5 });
 
     await openSettled(page, '/dashboard/approvals');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByText('Nothing waiting for your approval')).toBeVisible();
     const badge = page.getByTestId('approvals-badge');
     await expect(badge).toHaveText('0');

@@ -2,52 +2,17 @@
 // through and lists it under 'Would have blocked' (linking to the payment); an enforced policy is
 // created (the server schema's messages under the fields first), edited into a new version,
 // switched off and deleted. Accessibility and screenshots at 1280 and 390 px in both themes.
+import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { agentPay, createFundedAgent, PAYEE, type TestAgent } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { auditPage, expectNoSeriousViolations } from '../support/page-checks';
-
-const AGENT_API = '/functions/v1/mcp-server';
-const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
-
-interface TestAgent {
-  id: string;
-  did: string;
-  name: string;
-  apiKey: string;
-}
+import { openSettled } from '../support/session';
 
 /** A signed-in owner (page.request shares the page's cookies) with a funded agent. */
 async function ownerWithAgent(request: APIRequestContext): Promise<TestAgent> {
   const owner = await signUpOwner(request);
-  const headers = { Authorization: `Bearer ${owner.accessToken}` };
-  const topUp = await request.post('/api/v1/wallet/top-up', { headers, data: { amount: 100 } });
-  expect(topUp.ok(), await topUp.text()).toBe(true);
-  const name = `Policy bot ${Date.now() % 100_000}`;
-  const created = await request.post('/api/v1/agents', { headers, data: { name, max_transaction_amount: 50, max_daily_limit: 200 } });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { agent, api_key } = (await created.json()) as { agent: { id: string; did: string }; api_key: { key: string } };
-  const funded = await request.post('/api/v1/wallet/fund-agent', { headers, data: { agent_id: agent.id, amount: 30 } });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  return { id: agent.id, did: agent.did, name, apiKey: api_key.key };
-}
-
-/**
- * support/session.ts's openSettled, with a longer wait: the first page of a browser signed up
- * over the API must not be left before its session refresh lands, and a page served by the Vite
- * dev server on a busy machine can take more than the default five seconds to get that far.
- */
-async function openSettled(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect
-    .poll(
-      // A navigation meanwhile (the dev server reloading the page) destroys the context: ask again.
-      () => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0).catch(() => 0),
-      {
-        message: 'the session metadata (with its expiry) is stored',
-        timeout: 30_000,
-      },
-    )
-    .toBeGreaterThan(0);
+  return createFundedAgent(request, owner, { name: `Policy bot ${Date.now() % 100_000}`, ownerTopUp: 100, fund: 30, maxTransaction: 50, dailyLimit: 200 });
 }
 
 const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text });
@@ -85,10 +50,7 @@ test.describe('policies page', () => {
     await expect(card.getByRole('list', { name: 'Rules' })).toHaveText('Up to $5.00 per payment');
 
     // Above the shadow cap: the payment still settles.
-    const paid = await page.request.post(`${AGENT_API}/payment`, {
-      headers: { 'X-Agent-DID': agent.did, Authorization: `Bearer ${agent.apiKey}` },
-      data: { amount: 7.25, description: 'Shadow checked lookup', to_address: PAYEE, category: 'data_api' },
-    });
+    const paid = await agentPay(page.request, agent, { amount: 7.25, description: 'Shadow checked lookup', idempotencyKey: randomUUID() });
     expect(paid.status(), await paid.text()).toBe(200);
     const payment = (await paid.json()) as { intent_id: string; status: string };
     expect(payment.status).toBe('settled');

@@ -7,6 +7,7 @@ import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { agentPay, createFundedAgent } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { THEMES, expectNoSeriousViolations, openInTheme } from '../support/page-checks';
+import { openSettled } from '../support/session';
 
 // Console pages read several queries and a live stream; on a loaded machine (or a dev server)
 // a filter's round trip can take longer than the default 5 s.
@@ -15,18 +16,6 @@ const expect = baseExpect.configure({ timeout: 15_000 });
 const toast = (page: Page, text: string) => page.locator('[data-sonner-toast]', { hasText: text });
 const consoleNav = (page: Page) => page.getByRole('navigation', { name: 'Console' });
 
-/** Opens a console page (waiting for its heading, with room for a cold dev server) and for the first session refresh. */
-async function openSettled(page: Page, path: string): Promise<void> {
-  await page.goto(path);
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
-  await expect
-    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0), {
-      message: 'the session metadata (with its expiry) is stored',
-      timeout: 30_000,
-    })
-    .toBeGreaterThan(0);
-}
-
 test.describe('console top bar', () => {
   test('marks the current section, counts approvals live on every page, and folds into a keyboard menu on phones', async ({ page }) => {
     test.setTimeout(120_000);
@@ -34,6 +23,7 @@ test.describe('console top bar', () => {
     const agent = await createFundedAgent(page.request, owner, { name: 'Top bar agent', fund: 20, approvalThreshold: 5 });
 
     await openSettled(page, '/dashboard');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('link', { name: 'Purser home' })).toHaveAttribute('href', '/');
     await expect(page.getByRole('link', { name: 'Docs' })).toHaveAttribute('href', '/docs');
     await expect(page.getByRole('button', { name: 'Sign out' })).toBeVisible();
@@ -96,6 +86,7 @@ test.describe('console top bar', () => {
     await createFundedAgent(page.request, owner, { name: 'Paused agent two', fund: 0 });
 
     await openSettled(page, '/dashboard');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('article', { name: 'Paused agent two' })).toContainText('active');
     await page.getByRole('button', { name: 'Pause all agents' }).click();
     const confirm = page.getByRole('dialog', { name: 'Pause all agents?' });

@@ -4,16 +4,15 @@
 // verified with that secret as Standard Webhooks specifies; the delivery log shows them with
 // their attempts; Redeliver sends one again with the same webhook-id; a rotated secret signs
 // the next redelivery; a disabled endpoint receives nothing; delete leaves no endpoint.
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
+import { agentPay, createFundedAgent, type TestAgent } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { auditPage, expectNoSeriousViolations } from '../support/page-checks';
 import { openSettled } from '../support/session';
-
-const AGENT_API = '/functions/v1/mcp-server';
-const PAYEE = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -49,30 +48,9 @@ function verify(secret: string, item: Received): { id: string; type: string } {
   return new Webhook(secret).verify(item.body, headers) as { id: string; type: string };
 }
 
-interface Agent {
-  did: string;
-  apiKey: string;
-}
-
-/** A funded agent of the signed-in owner, made over the owner API. */
-async function fundedAgent(request: APIRequestContext, accessToken: string): Promise<Agent> {
-  const headers = { Authorization: `Bearer ${accessToken}` };
-  const topUp = await request.post('/api/v1/wallet/top-up', { headers, data: { amount: 100 } });
-  expect(topUp.ok(), await topUp.text()).toBe(true);
-  const created = await request.post('/api/v1/agents', { headers, data: { name: `Webhook bot ${Date.now() % 100_000}`, max_transaction_amount: 50, max_daily_limit: 200 } });
-  expect(created.ok(), await created.text()).toBe(true);
-  const { agent, api_key } = (await created.json()) as { agent: { id: string; did: string }; api_key: { key: string } };
-  const funded = await request.post('/api/v1/wallet/fund-agent', { headers, data: { agent_id: agent.id, amount: 40 } });
-  expect(funded.ok(), await funded.text()).toBe(true);
-  return { did: agent.did, apiKey: api_key.key };
-}
-
 /** A payment through the agent API; it answers once settled. */
-async function pay(request: APIRequestContext, agent: Agent, description: string): Promise<string> {
-  const paid = await request.post(`${AGENT_API}/payment`, {
-    headers: { 'X-Agent-DID': agent.did, Authorization: `Bearer ${agent.apiKey}` },
-    data: { amount: 1.25, description, to_address: PAYEE, category: 'data_api' },
-  });
+async function pay(request: APIRequestContext, agent: TestAgent, description: string): Promise<string> {
+  const paid = await agentPay(request, agent, { amount: 1.25, description, idempotencyKey: randomUUID() });
   expect(paid.status(), await paid.text()).toBe(200);
   return ((await paid.json()) as { intent_id: string }).intent_id;
 }
@@ -143,7 +121,7 @@ test('an owner adds an endpoint, sees its secret once, and follows, verifies and
     await expect(page.getByText(/^No deliveries yet/)).toBeVisible();
 
     // --- An agent pays: intent.created and settlement.completed arrive, signed with the secret.
-    const agent = await fundedAgent(page.request, owner.accessToken);
+    const agent = await createFundedAgent(page.request, owner, { name: `Webhook bot ${Date.now() % 100_000}`, ownerTopUp: 100, fund: 40, maxTransaction: 50, dailyLimit: 200 });
     const intentId = await pay(page.request, agent, 'Webhook journey');
     await expect.poll(() => receiver.ofType('settlement.completed').length, { timeout: 60_000 }).toBe(1);
     await expect.poll(() => receiver.ofType('intent.created').length, { timeout: 10_000 }).toBe(1);

@@ -24,7 +24,15 @@ async function ok(response: APIResponse, what: string): Promise<unknown> {
 export async function createFundedAgent(
   request: APIRequestContext,
   owner: TestOwner,
-  options: { name: string; fund: number; maxTransaction?: number; dailyLimit?: number; approvalThreshold?: number | null },
+  options: {
+    name: string;
+    fund: number;
+    /** The owner's top-up, when it should leave money in the owner's wallet; `fund` by default. */
+    ownerTopUp?: number;
+    maxTransaction?: number;
+    dailyLimit?: number;
+    approvalThreshold?: number | null;
+  },
 ): Promise<TestAgent> {
   const created = (await ok(
     await request.post('/api/v1/agents', {
@@ -40,8 +48,11 @@ export async function createFundedAgent(
       'set the approval threshold',
     );
   }
+  const topUp = options.ownerTopUp ?? options.fund;
+  if (topUp > 0) {
+    await ok(await request.post('/api/v1/wallet/top-up', { headers: bearer(owner), data: { amount: topUp, currency: 'USDC' } }), 'top up');
+  }
   if (options.fund > 0) {
-    await ok(await request.post('/api/v1/wallet/top-up', { headers: bearer(owner), data: { amount: options.fund, currency: 'USDC' } }), 'top up');
     await ok(
       await request.post('/api/v1/wallet/fund-agent', { headers: bearer(owner), data: { agent_id: agent.id, amount: options.fund, currency: 'USDC' } }),
       'fund the agent',

@@ -9,8 +9,15 @@ import { expect, type Page } from '@playwright/test';
 export async function openSettled(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect
-    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0), {
-      message: 'the session metadata (with its expiry) is stored',
-    })
+    .poll(
+      // A navigation meanwhile (the dev server reloading the page) destroys the context: ask again.
+      () => page.evaluate(() => (JSON.parse(localStorage.getItem('purser-session') ?? 'null') as { expires_at?: number } | null)?.expires_at ?? 0).catch(() => 0),
+      {
+        message: 'the session metadata (with its expiry) is stored',
+        // Not the default five seconds: a page served by the Vite dev server on a busy machine
+        // (compiled on its first request) can take longer than that to get this far.
+        timeout: 30_000,
+      },
+    )
     .toBeGreaterThan(0);
 }

@@ -1,7 +1,8 @@
 // The agent's budget: its spend per UTC day over the last 30 days against its daily limit
 // (agents.spendHistory), and a sentence with the figures that matter.
-import { Alert, Button, Skeleton, Typography } from '@mui/material';
+import { Skeleton, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { SectionCard } from '../../../shared/components/section-card';
 import { useTRPC } from '../../../shared/trpc';
 import { formatDay, formatDollars } from '../utils/money';
@@ -20,16 +21,9 @@ export function AgentBudgetCard({ agentId }: { agentId: string }) {
       {history.isPending ? (
         <Skeleton variant="rounded" height={240} aria-label="Loading spend history" />
       ) : history.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void history.refetch()}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void history.refetch()}>
           {errorMessage(history.error, 'Unable to load the spend history.')}
-        </Alert>
+        </RetryAlert>
       ) : (
         <BudgetFigures days={history.data.days} dailyLimit={history.data.dailyLimit} />
       )}

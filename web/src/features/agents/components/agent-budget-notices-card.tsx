@@ -1,6 +1,7 @@
 // The budget notices one agent raised (budgetAlerts.list for the agent), newest first.
-import { Alert, Button, Skeleton, Typography } from '@mui/material';
+import { Skeleton, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { SectionCard } from '../../../shared/components/section-card';
 import { useTRPC } from '../../../shared/trpc';
 import { errorMessage } from '../utils/trpc-errors';
@@ -16,16 +17,9 @@ export function AgentBudgetNoticesCard({ agentId }: { agentId: string }) {
       {notices.isPending ? (
         <Skeleton variant="rounded" height={56} aria-label="Loading budget notices" />
       ) : notices.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void notices.refetch()}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void notices.refetch()}>
           {errorMessage(notices.error, 'Unable to load the budget notices.')}
-        </Alert>
+        </RetryAlert>
       ) : notices.data.alerts.length === 0 ? (
         <Typography color="text.secondary">No budget notices. One appears when the agent spends 80% and again at 100% of its daily limit or of a policy&apos;s monthly budget.</Typography>
       ) : (

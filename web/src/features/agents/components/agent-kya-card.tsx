@@ -23,6 +23,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { SectionCard } from '../../../shared/components/section-card';
 import { useTRPC } from '../../../shared/trpc';
 import type { AgentDetails, KyaVerification } from '../api/agent-types';
@@ -260,16 +261,9 @@ function VerificationHistory({ agentId }: { agentId: string }) {
       {history.isPending ? (
         <Skeleton variant="rounded" height={96} aria-label="Loading verification history" />
       ) : history.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void history.refetch()}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void history.refetch()}>
           {errorMessage(history.error, 'Unable to load the verification history.')}
-        </Alert>
+        </RetryAlert>
       ) : history.data.length === 0 ? (
         <Typography color="text.secondary">No KYA verifications yet.</Typography>
       ) : (

@@ -4,10 +4,10 @@
 // follow in a table only they read.
 import { Box, Stack, Typography, useTheme } from '@mui/material';
 import { useId, type ReactNode } from 'react';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { useElementWidth } from '../hooks/use-element-width';
 import { formatDay, formatDollars } from '../utils/money';
 import { dayLabels, formatTick, valueScale, type SpendDay } from '../utils/spend-chart';
-import { visuallyHidden } from '../utils/visually-hidden';
 
 const MARGIN = { top: 14, right: 8, bottom: 26, left: 52 };
 const FONT_SIZE = 12;

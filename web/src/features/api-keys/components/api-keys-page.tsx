@@ -17,10 +17,8 @@ import {
   Link,
   Skeleton,
   Stack,
-  Table,
   TableBody,
   TableCell,
-  TableContainer,
   TableHead,
   TableRow,
   Typography,
@@ -29,6 +27,9 @@ import { darken, type Theme } from '@mui/material/styles';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
+import { RetryAlert } from '../../../shared/components/retry-alert';
+import { SidewaysScrollTable } from '../../../shared/components/sideways-scroll-table';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useTRPC } from '../../../shared/trpc';
 import type { CreatedOwnerApiKey, OwnerApiKey } from '../api/api-key-types';
@@ -36,7 +37,6 @@ import { formatKeyDate, keyAllowance, keyLabel, sortApiKeys } from '../utils/api
 import { errorMessage } from '../utils/trpc-errors';
 import { ApiKeySecretDialog } from './api-key-secret-dialog';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
-import { visuallyHidden } from '../utils/visually-hidden';
 
 // Name and status first: on a phone they are what shows before the table is scrolled.
 const COLUMNS = ['Name', 'Status', 'Key', 'Last used', 'Created', ''] as const;
@@ -96,16 +96,7 @@ export function ApiKeysPage() {
           <Skeleton variant="rounded" height={220} />
         </Box>
       ) : keys.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void keys.refetch()}>
-              Retry
-            </Button>
-          }
-        >
-          {errorMessage(keys.error, 'Unable to load your API keys.')}
-        </Alert>
+        <RetryAlert onRetry={() => void keys.refetch()}>{errorMessage(keys.error, 'Unable to load your API keys.')}</RetryAlert>
       ) : (
         <Card variant="outlined" component="section" aria-labelledby="api-keys-title">
           <CardContent>
@@ -132,29 +123,22 @@ export function ApiKeysPage() {
                 </Button>
               </Box>
             ) : (
-              <>
-                <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'block', md: 'none' }, mb: 1 }}>
-                  Scroll the table sideways to see every column.
-                </Typography>
-                <TableContainer tabIndex={0} role="region" aria-label="API keys table" sx={{ overflowX: 'auto', position: 'relative' }}>
-                  <Table size="small" sx={{ minWidth: 760 }}>
-                    <TableHead>
-                      <TableRow>
-                        {COLUMNS.map((column, index) => (
-                          <TableCell key={index} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
-                            {column || <span style={visuallyHidden}>Actions</span>}
-                          </TableCell>
-                        ))}
-                      </TableRow>
-                    </TableHead>
-                    <TableBody>
-                      {list.map((key) => (
-                        <KeyRow key={key.id} apiKey={key} onRevoke={() => setRevoking({ key, open: true })} />
-                      ))}
-                    </TableBody>
-                  </Table>
-                </TableContainer>
-              </>
+              <SidewaysScrollTable label="API keys table" minWidth={760}>
+                <TableHead>
+                  <TableRow>
+                    {COLUMNS.map((column, index) => (
+                      <TableCell key={index} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                        {column || <span style={visuallyHidden}>Actions</span>}
+                      </TableCell>
+                    ))}
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {list.map((key) => (
+                    <KeyRow key={key.id} apiKey={key} onRevoke={() => setRevoking({ key, open: true })} />
+                  ))}
+                </TableBody>
+              </SidewaysScrollTable>
             )}
           </CardContent>
         </Card>

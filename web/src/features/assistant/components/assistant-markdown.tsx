@@ -14,8 +14,8 @@ import type { ComponentProps, MouseEvent } from 'react';
 import Markdown, { type Components, type ExtraProps } from 'react-markdown';
 import { Link as RouterLink } from 'react-router';
 import remarkGfm from 'remark-gfm';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { isServerPath } from '../../../shared/markdown/safe-link';
-import { visuallyHidden } from '../utils/visually-hidden';
 
 const remarkPlugins = [remarkGfm];
 

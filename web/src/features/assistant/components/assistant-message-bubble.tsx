@@ -4,7 +4,7 @@
 import { Box } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
 import type { AssistantMessage } from '@purser/core/contracts/assistant-constants';
-import { visuallyHidden } from '../utils/visually-hidden';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { AssistantMarkdown } from './assistant-markdown';
 
 interface AssistantMessageBubbleProps {

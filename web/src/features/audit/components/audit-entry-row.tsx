@@ -2,11 +2,10 @@
 // payment's or agent's page), time, actor and a one-line preview of its data; opened, the whole data
 // and the hashes that chain it to the entry before.
 import FilterAltOutlined from '@mui/icons-material/FilterAltOutlined';
-import KeyboardArrowDownRounded from '@mui/icons-material/KeyboardArrowDownRounded';
-import KeyboardArrowRightRounded from '@mui/icons-material/KeyboardArrowRightRounded';
-import { Box, Collapse, IconButton, Link, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
+import { Box, IconButton, Link, Stack, TableCell, TableRow, Tooltip, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { RowDetails, RowDetailsToggle } from '../../../shared/components/row-details';
 import type { AuditEntry } from '../api/audit-types';
 import { dataPreview, formatEntryTime, formatShortEntryTime, subjectPath } from '../utils/audit-format';
 
@@ -23,15 +22,7 @@ export function AuditEntryRow({ entry, onFilterSubject }: { entry: AuditEntry; o
     <>
       <TableRow hover sx={{ '& > td': { borderBottom: open ? 0 : undefined }, verticalAlign: 'top' }}>
         <TableCell padding="checkbox">
-          <IconButton
-            size="small"
-            aria-label={`${open ? 'Hide' : 'Show'} data of entry ${entry.chainSeq}`}
-            aria-expanded={open}
-            aria-controls={detailsId}
-            onClick={() => setOpen(!open)}
-          >
-            {open ? <KeyboardArrowDownRounded /> : <KeyboardArrowRightRounded />}
-          </IconButton>
+          <RowDetailsToggle open={open} what={`data of entry ${entry.chainSeq}`} detailsId={detailsId} onToggle={() => setOpen(!open)} />
         </TableCell>
         <TableCell sx={{ fontVariantNumeric: 'tabular-nums', fontWeight: 600, whiteSpace: 'nowrap' }}>{entry.chainSeq}</TableCell>
         <TableCell sx={{ fontFamily: MONO, fontSize: 13, whiteSpace: 'nowrap' }}>{entry.action}</TableCell>
@@ -63,40 +54,34 @@ export function AuditEntryRow({ entry, onFilterSubject }: { entry: AuditEntry; o
           {preview || '—'}
         </TableCell>
       </TableRow>
-      <TableRow>
-        <TableCell colSpan={AUDIT_COLUMN_COUNT} sx={{ py: 0, ...(open ? {} : { borderBottom: 0 }) }}>
-          <Collapse in={open} timeout="auto" unmountOnExit>
-            <Box id={detailsId} sx={{ py: 2 }}>
-              <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
-                Data
-              </Typography>
-              <Box
-                component="pre"
-                tabIndex={0}
-                role="region"
-                aria-label={`Data of entry ${entry.chainSeq}`}
-                sx={{ m: 0, p: 1.5, maxHeight: 320, overflow: 'auto', borderRadius: 1, bgcolor: 'action.hover', fontFamily: MONO, fontSize: 12 }}
-              >
-                {JSON.stringify(entry.data, null, 2)}
-              </Box>
-              <Box component="dl" sx={{ mt: 1.5, mb: 0, display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 2, rowGap: 0.5, fontSize: 13 }}>
-                <Box component="dt" sx={{ color: 'text.secondary' }}>
-                  Hash
-                </Box>
-                <Box component="dd" sx={{ m: 0, fontFamily: MONO, overflowWrap: 'anywhere' }}>
-                  {entry.hash}
-                </Box>
-                <Box component="dt" sx={{ color: 'text.secondary' }}>
-                  Previous hash
-                </Box>
-                <Box component="dd" sx={{ m: 0, fontFamily: MONO, overflowWrap: 'anywhere' }}>
-                  {entry.prevHash}
-                </Box>
-              </Box>
-            </Box>
-          </Collapse>
-        </TableCell>
-      </TableRow>
+      <RowDetails open={open} detailsId={detailsId} colSpan={AUDIT_COLUMN_COUNT}>
+        <Typography variant="subtitle2" component="h3" sx={{ mb: 0.5 }}>
+          Data
+        </Typography>
+        <Box
+          component="pre"
+          tabIndex={0}
+          role="region"
+          aria-label={`Data of entry ${entry.chainSeq}`}
+          sx={{ m: 0, p: 1.5, maxHeight: 320, overflow: 'auto', borderRadius: 1, bgcolor: 'action.hover', fontFamily: MONO, fontSize: 12 }}
+        >
+          {JSON.stringify(entry.data, null, 2)}
+        </Box>
+        <Box component="dl" sx={{ mt: 1.5, mb: 0, display: 'grid', gridTemplateColumns: 'max-content minmax(0, 1fr)', columnGap: 2, rowGap: 0.5, fontSize: 13 }}>
+          <Box component="dt" sx={{ color: 'text.secondary' }}>
+            Hash
+          </Box>
+          <Box component="dd" sx={{ m: 0, fontFamily: MONO, overflowWrap: 'anywhere' }}>
+            {entry.hash}
+          </Box>
+          <Box component="dt" sx={{ color: 'text.secondary' }}>
+            Previous hash
+          </Box>
+          <Box component="dd" sx={{ m: 0, fontFamily: MONO, overflowWrap: 'anywhere' }}>
+            {entry.prevHash}
+          </Box>
+        </Box>
+      </RowDetails>
     </>
   );
 }

@@ -3,10 +3,13 @@
 // the JSON Lines export that `npm run audit:verify -- --file` checks.
 import DownloadRounded from '@mui/icons-material/DownloadRounded';
 import RefreshRounded from '@mui/icons-material/RefreshRounded';
-import { Alert, Box, Button, Card, CardContent, Container, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Container, Skeleton, Stack, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
+import { RetryAlert } from '../../../shared/components/retry-alert';
+import { SidewaysScrollTable } from '../../../shared/components/sideways-scroll-table';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useTRPC } from '../../../shared/trpc';
 import { auditListInput, filtersFromParams, filtersKey, filtersToParams, hasFilters, type AuditFilters } from '../utils/audit-filters';
@@ -14,7 +17,6 @@ import { errorMessage } from '../utils/trpc-errors';
 import { AuditEntriesPage } from './audit-entries-page';
 import { AuditFiltersBar } from './audit-filters-bar';
 import { AuditVerification } from './audit-verification';
-import { visuallyHidden } from '../utils/visually-hidden';
 
 /** Sent with the session cookie by the browser itself: a plain link, not a fetch. */
 const EXPORT_URL = '/api/v1/audit-entries/export';
@@ -84,53 +86,37 @@ export function AuditPage() {
                   ))}
                 </Box>
               ) : first.isError ? (
-                <Alert
-                  severity="error"
-                  action={
-                    <Button color="inherit" size="small" onClick={() => void first.refetch()}>
-                      Retry
-                    </Button>
-                  }
-                >
-                  {errorMessage(first.error, 'Unable to load the audit entries.')}
-                </Alert>
+                <RetryAlert onRetry={() => void first.refetch()}>{errorMessage(first.error, 'Unable to load the audit entries.')}</RetryAlert>
               ) : first.data.entries.length === 0 ? (
                 <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
                   {hasFilters(filters) ? 'No entries match these filters.' : 'No audit entries yet.'}
                 </Typography>
               ) : (
-                <>
-                  <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'block', md: 'none' }, mb: 1 }}>
-                    Scroll the table sideways to see every column.
-                  </Typography>
-                  <TableContainer tabIndex={0} role="region" aria-label="Audit entries" sx={{ overflowX: 'auto', position: 'relative' }}>
-                    <Table size="small" sx={{ minWidth: 1000 }}>
-                      <TableHead>
-                        <TableRow>
-                          <TableCell padding="checkbox">
-                            <span style={visuallyHidden}>Details</span>
-                          </TableCell>
-                          {COLUMNS.map((column) => (
-                            <TableCell key={column} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
-                              {column}
-                            </TableCell>
-                          ))}
-                        </TableRow>
-                      </TableHead>
-                      <TableBody>
-                        <AuditEntriesPage
-                          key={key}
-                          filters={filters}
-                          cursor={null}
-                          index={0}
-                          pagesShown={pagesShown}
-                          onMore={() => setPages({ key, shown: pagesShown + 1 })}
-                          onFilterSubject={(subject) => apply({ ...filters, subject })}
-                        />
-                      </TableBody>
-                    </Table>
-                  </TableContainer>
-                </>
+                <SidewaysScrollTable label="Audit entries" minWidth={1000}>
+                  <TableHead>
+                    <TableRow>
+                      <TableCell padding="checkbox">
+                        <span style={visuallyHidden}>Details</span>
+                      </TableCell>
+                      {COLUMNS.map((column) => (
+                        <TableCell key={column} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                          {column}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  </TableHead>
+                  <TableBody>
+                    <AuditEntriesPage
+                      key={key}
+                      filters={filters}
+                      cursor={null}
+                      index={0}
+                      pagesShown={pagesShown}
+                      onMore={() => setPages({ key, shown: pagesShown + 1 })}
+                      onFilterSubject={(subject) => apply({ ...filters, subject })}
+                    />
+                  </TableBody>
+                </SidewaysScrollTable>
               )}
             </Box>
           </CardContent>

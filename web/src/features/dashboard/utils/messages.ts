@@ -1,5 +1,4 @@
 // Turning failures into the toasts of spec section 8.
-import { toast } from 'sonner';
 
 /**
  * The server's message when it gave one, else the spec's fallback for that action. A request
@@ -9,21 +8,6 @@ import { toast } from 'sonner';
 export function errorMessage(error: unknown, fallback: string): string {
   const fromServer = error instanceof Error && 'data' in error && typeof error.data === 'object' && error.data !== null;
   return fromServer && error.message.trim() ? error.message : fallback;
-}
-
-/** Copies `value`, naming it `thing` in the toast: 'API key copied to clipboard'. */
-export async function copyToClipboard(value: string | null | undefined, thing: string): Promise<void> {
-  if (!value) {
-    toast.error(`No ${thing} available to copy`);
-    return;
-  }
-  try {
-    await navigator.clipboard.writeText(value);
-    toast.success(`${thing} copied to clipboard`);
-  } catch (error) {
-    console.error(`Copying the ${thing} failed`, error);
-    toast.error(`Unable to copy ${thing}`);
-  }
 }
 
 /** '12.50' -> 12.5; anything that is not a number above zero -> null. */

@@ -8,6 +8,7 @@ import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { alpha } from '@mui/material/styles';
 import { BOOKING_URL } from '@purser/docs-content/constants';
 import { Link as RouterLink } from 'react-router';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { LandingSection } from './landing-section';
 
 const steps = [
@@ -91,16 +92,3 @@ export function StartBuildingSection() {
     </LandingSection>
   );
 }
-
-// Read by screen readers, not shown: the icon says the same to sighted users.
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  p: 0,
-  m: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;

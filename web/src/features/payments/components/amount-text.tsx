@@ -2,6 +2,7 @@
 // the full amount is a hover title and part of the accessible text, and a dotted underline
 // says there is more.
 import { Box } from '@mui/material';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { amountDisplay } from '../utils/format';
 
 export function AmountText({ amountExact, currency }: { amountExact: string; currency?: string }) {
@@ -15,15 +16,3 @@ export function AmountText({ amountExact, currency }: { amountExact: string; cur
     </Box>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  p: 0,
-  m: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;

@@ -5,6 +5,7 @@
 import { Alert, Box, Button, Card, CardContent, Container, Skeleton, Stack, Typography } from '@mui/material';
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useTRPC } from '../../../shared/trpc';
 import { useAgents } from '../hooks/use-agent-names';
@@ -41,16 +42,9 @@ function PendingApprovals() {
   if (query.isPending) return <ApprovalsSkeleton />;
   if (query.isError && !query.data) {
     return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void query.refetch()}>
         Unable to load the payments waiting for approval. {errorMessage(query.error, 'Check your connection and try again.')}
-      </Alert>
+      </RetryAlert>
     );
   }
   if (intents.length === 0) {

@@ -8,11 +8,11 @@ import DoNotDisturbRounded from '@mui/icons-material/DoNotDisturbRounded';
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
 import { Box, Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
 import { useId, useState } from 'react';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { usePaymentActions } from '../hooks/use-payment-actions';
 import type { PaymentDetail } from '../hooks/use-payment-detail';
 import { fullPrecision } from '../utils/flow-format';
 import { shortAddress } from '../utils/format';
-import { visuallyHidden } from './flow-fields';
 import { RejectPaymentDialog } from './reject-payment-dialog';
 
 const CANCELLABLE = new Set(['created', 'pending_approval', 'approved']);

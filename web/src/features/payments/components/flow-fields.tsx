@@ -3,6 +3,7 @@
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
 import { Box, Link, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 
 export interface FieldRow {
   label: string;
@@ -55,15 +56,3 @@ export function ExternalLink({ href, children }: { href: string; children: React
     </Link>
   );
 }
-
-export const visuallyHidden = {
-  position: 'absolute',
-  width: '1px',
-  height: '1px',
-  p: 0,
-  m: '-1px',
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-  border: 0,
-} as const;

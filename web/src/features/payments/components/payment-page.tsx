@@ -5,9 +5,10 @@
 // approve, reject and cancel where the state allows. Unknown ids and other owners' payments
 // are the same "Payment not found".
 import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
-import { Alert, Box, Button, Card, CardContent, Chip, Container, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Chip, Container, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { usePaymentDetail, type PaymentDetail, type PaymentProgress } from '../hooks/use-payment-detail';
 import { usePaymentProgress, type ProgressConnection } from '../hooks/use-payment-progress';
@@ -51,16 +52,9 @@ function PaymentLoader({ intentId }: { intentId: string }) {
   if (detail.isPending) return <PaymentSkeleton />;
   if (isNotFoundError(detail.error)) return <NotFoundCard />;
   return (
-    <Alert
-      severity="error"
-      action={
-        <Button color="inherit" size="small" onClick={() => void detail.refetch()}>
-          Retry
-        </Button>
-      }
-    >
+    <RetryAlert onRetry={() => void detail.refetch()}>
       {errorMessage(detail.error, 'Unable to load this payment.')}
-    </Alert>
+    </RetryAlert>
   );
 }
 

@@ -4,6 +4,7 @@
 import { Alert, Box, Button, Card, Container, Divider, LinearProgress, MenuItem, Skeleton, Stack, TextField, Typography } from '@mui/material';
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useAgents } from '../hooks/use-agent-names';
 import { usePaymentsList } from '../hooks/use-payments-list';
@@ -61,16 +62,9 @@ function PaymentsResults({ filters, agentNames, onReset, onPageSize }: ResultsPr
   if (query.isError && !query.data) {
     return (
       <Box sx={{ p: 2 }}>
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void query.refetch()}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void query.refetch()}>
           Unable to load payments. {errorMessage(query.error, 'Check your connection and try again.')}
-        </Alert>
+        </RetryAlert>
       </Box>
     );
   }

@@ -3,9 +3,10 @@
 // or off, delete; for a shadow policy, the payments it would have blocked.
 import AddRounded from '@mui/icons-material/AddRounded';
 import PolicyOutlined from '@mui/icons-material/PolicyOutlined';
-import { Alert, Button, Card, CardContent, Container, Skeleton, Stack, Typography } from '@mui/material';
+import { Button, Card, CardContent, Container, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useTRPC } from '../../../shared/trpc';
 import type { Policy } from '../api/policy-types';
@@ -52,16 +53,9 @@ export function PoliciesPage() {
           ))}
         </Stack>
       ) : policies.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void policies.refetch()}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void policies.refetch()}>
           {errorMessage(policies.error, 'Unable to load your policies.')}
-        </Alert>
+        </RetryAlert>
       ) : policies.data.length === 0 ? (
         <Card variant="outlined" component="section" aria-label="No policies yet">
           <CardContent sx={{ textAlign: 'center', py: 5 }}>

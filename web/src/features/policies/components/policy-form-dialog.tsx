@@ -22,7 +22,7 @@ import {
   useTheme,
 } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRef, useState, type ChangeEvent, type FormEvent, type ReactNode } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '../../../shared/trpc';
 import type { Policy, PolicyAgent } from '../api/policy-types';
@@ -43,6 +43,9 @@ import {
   type PolicyFormErrors,
 } from '../utils/policy-form';
 import { TimeWindowsField } from './time-windows-field';
+
+/** The form's fields that hold text, each under its own id and message. */
+type TextFieldKey = 'name' | 'agentId' | 'timeBox' | AmountRule | ListRule;
 
 const AMOUNT_FIELDS: { rule: AmountRule; label: string; help: string }[] = [
   { rule: 'maxPerTransaction', label: 'Max per payment', help: 'A single payment above this is refused.' },
@@ -74,6 +77,13 @@ const LIST_FIELDS: Record<ListRule, { label: string; help: string; placeholder: 
   },
   blockedCountries: { label: 'Blocked countries', help: 'ISO 3166-1 alpha-2 codes to refuse.', placeholder: 'KP', lines: 1 },
 };
+
+/** Each list rule's section: what passes beside what is refused. */
+const LIST_SECTIONS: { title: string; rules: [ListRule, ListRule] }[] = [
+  { title: 'Categories', rules: ['allowedCategories', 'blockedCategories'] },
+  { title: 'Merchants', rules: ['allowedMerchants', 'blockedMerchants'] },
+  { title: 'Countries', rules: ['allowedCountries', 'blockedCountries'] },
+];
 
 const KYA_OPTIONS: { value: KyaEscalationChoice; label: string }[] = [
   { value: '', label: 'None: payments beyond the KYA tier are refused' },
@@ -142,21 +152,26 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
     }
   };
 
+  /** What every text field shares: `policy-<key>` as its id, its value, its message (else its help) and its change. */
+  const textField = (key: TextFieldKey, help: string) => ({
+    id: `policy-${key}`,
+    value: form[key],
+    disabled: busy,
+    error: Boolean(errors[key]),
+    helperText: errors[key] ?? help,
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => set(key, event.target.value),
+    fullWidth: true,
+  });
+
   const amountField = ({ rule, label, help }: (typeof AMOUNT_FIELDS)[number]) => (
     <TextField
       key={rule}
-      id={`policy-${rule}`}
+      {...textField(rule, help)}
       label={label}
-      value={form[rule]}
-      disabled={busy}
-      error={Boolean(errors[rule])}
-      helperText={errors[rule] ?? help}
-      onChange={(event) => set(rule, event.target.value)}
       slotProps={{
         input: { startAdornment: <InputAdornment position="start">$</InputAdornment> },
         htmlInput: { inputMode: 'decimal', autoComplete: 'off' },
       }}
-      fullWidth
     />
   );
 
@@ -165,18 +180,12 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
     return (
       <TextField
         key={rule}
-        id={`policy-${rule}`}
+        {...textField(rule, help)}
         label={label}
-        value={form[rule]}
-        disabled={busy}
-        error={Boolean(errors[rule])}
-        helperText={errors[rule] ?? help}
         placeholder={placeholder}
-        onChange={(event) => set(rule, event.target.value)}
         multiline
         minRows={lines}
         slotProps={{ htmlInput: { spellCheck: false, autoComplete: 'off' } }}
-        fullWidth
       />
     );
   };
@@ -203,29 +212,9 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
                   </Typography>
                 </Box>
               ) : (
-                <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-                  <TextField
-                    id="policy-name"
-                    label="Name"
-                    value={form.name}
-                    disabled={busy}
-                    error={Boolean(errors.name)}
-                    helperText={errors.name ?? 'Changes are kept as versions of this name.'}
-                    onChange={(event) => set('name', event.target.value)}
-                    autoFocus
-                    fullWidth
-                  />
-                  <TextField
-                    select
-                    id="policy-agentId"
-                    label="Applies to"
-                    value={form.agentId}
-                    disabled={busy}
-                    error={Boolean(errors.agentId)}
-                    helperText={errors.agentId ?? 'Every agent of yours, or one.'}
-                    onChange={(event) => set('agentId', event.target.value)}
-                    fullWidth
-                  >
+                <TwoColumns>
+                  <TextField {...textField('name', 'Changes are kept as versions of this name.')} label="Name" autoFocus />
+                  <TextField select {...textField('agentId', 'Every agent of yours, or one.')} label="Applies to">
                     <MenuItem value="">All agents</MenuItem>
                     {agents.map((agent) => (
                       <MenuItem key={agent.id} value={agent.id}>
@@ -233,7 +222,7 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
                       </MenuItem>
                     ))}
                   </TextField>
-                </Box>
+                </TwoColumns>
               )}
               <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 1, sm: 4 }}>
                 <FormControlLabel
@@ -248,36 +237,21 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
             </FormSection>
 
             <FormSection title="Amounts" note="Dollars, up to 6 decimals; 0 is allowed (a limit of 0 stops spending). Leave a field empty for no such rule.">
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>{AMOUNT_FIELDS.map(amountField)}</Box>
+              <TwoColumns>{AMOUNT_FIELDS.map(amountField)}</TwoColumns>
             </FormSection>
 
-            <FormSection title="Categories">
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-                {listField('allowedCategories')}
-                {listField('blockedCategories')}
-              </Box>
-            </FormSection>
-
-            <FormSection title="Merchants">
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-                {listField('allowedMerchants')}
-                {listField('blockedMerchants')}
-              </Box>
-            </FormSection>
-
-            <FormSection title="Countries">
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-                {listField('allowedCountries')}
-                {listField('blockedCountries')}
-              </Box>
-            </FormSection>
+            {LIST_SECTIONS.map(({ title, rules }) => (
+              <FormSection key={title} title={title}>
+                <TwoColumns>{rules.map(listField)}</TwoColumns>
+              </FormSection>
+            ))}
 
             <FormSection title="Time windows">
               <TimeWindowsField windows={form.timeWindows} errors={errors} disabled={busy} onChange={(windows) => set('timeWindows', windows)} />
             </FormSection>
 
             <FormSection title="Approvals and KYA">
-              <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
+              <TwoColumns>
                 <TextField
                   select
                   id="policy-kyaEscalation"
@@ -299,18 +273,12 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
                   ))}
                 </TextField>
                 <TextField
-                  id="policy-timeBox"
+                  {...textField('timeBox', 'How long a payment waits for your approval before it expires: 30m, 24h, 7d or 2w (1 minute to 30 days).')}
                   label="Approval time box"
-                  value={form.timeBox}
                   placeholder="24h"
-                  disabled={busy}
-                  error={Boolean(errors.timeBox)}
-                  helperText={errors.timeBox ?? 'How long a payment waits for your approval before it expires: 30m, 24h, 7d or 2w (1 minute to 30 days).'}
-                  onChange={(event) => set('timeBox', event.target.value)}
                   slotProps={{ htmlInput: { autoComplete: 'off' } }}
-                  fullWidth
                 />
-              </Box>
+              </TwoColumns>
             </FormSection>
           </Stack>
         </DialogContent>
@@ -342,4 +310,9 @@ function FormSection({ title, note, children }: { title: string; note?: string; 
       <Stack spacing={2}>{children}</Stack>
     </Box>
   );
+}
+
+/** Fields two to a row; one to a row on phones. */
+function TwoColumns({ children }: { children: ReactNode }) {
+  return <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>{children}</Box>;
 }

@@ -57,27 +57,21 @@ export function TimeWindowsField({ windows, errors, disabled, onChange }: TimeWi
                 ))}
               </ToggleButtonGroup>
               <Stack direction="row" spacing={1.5}>
-                <TextField
+                <TimeField
                   id={`policy-timeWindows-${index}-start`}
                   label="Start"
                   value={window.start}
                   placeholder="09:00"
-                  size="small"
                   disabled={disabled}
-                  onChange={(event) => change(index, { start: event.target.value })}
-                  slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
-                  sx={{ flex: 1 }}
+                  onChange={(start) => change(index, { start })}
                 />
-                <TextField
+                <TimeField
                   id={`policy-timeWindows-${index}-end`}
                   label="End"
                   value={window.end}
                   placeholder="17:00"
-                  size="small"
                   disabled={disabled}
-                  onChange={(event) => change(index, { end: event.target.value })}
-                  slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
-                  sx={{ flex: 1 }}
+                  onChange={(end) => change(index, { end })}
                 />
               </Stack>
               {error ? <FormHelperText error>{error}</FormHelperText> : null}
@@ -90,5 +84,31 @@ export function TimeWindowsField({ windows, errors, disabled, onChange }: TimeWi
         Add time window
       </Button>
     </Box>
+  );
+}
+
+interface TimeFieldProps {
+  id: string;
+  label: string;
+  value: string;
+  placeholder: string;
+  disabled: boolean;
+  onChange: (value: string) => void;
+}
+
+/** A window's start or end, HH:MM. */
+function TimeField({ id, label, value, placeholder, disabled, onChange }: TimeFieldProps) {
+  return (
+    <TextField
+      id={id}
+      label={label}
+      value={value}
+      placeholder={placeholder}
+      size="small"
+      disabled={disabled}
+      onChange={(event) => onChange(event.target.value)}
+      slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'off' } }}
+      sx={{ flex: 1 }}
+    />
   );
 }

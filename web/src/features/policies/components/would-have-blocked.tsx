@@ -1,8 +1,9 @@
 // The payments a shadow policy would have refused, had it been enforced (every version of it
 // counts), newest first, a page at a time; each opens its payment page.
-import { Alert, Box, Button, Link, List, ListItem, ListItemText, Skeleton, Typography } from '@mui/material';
+import { Box, Button, Link, List, ListItem, ListItemText, Skeleton, Typography } from '@mui/material';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { useTRPC } from '../../../shared/trpc';
 import { errorMessage, formatDateTime, formatDollars } from '../utils/display';
 import { blockReason } from '../utils/would-have-blocked';
@@ -18,16 +19,9 @@ export function WouldHaveBlocked({ policyId, policyName }: { policyId: string; p
   if (payments.isPending) return <Skeleton variant="rounded" height={72} aria-label="Loading the payments it would have blocked" />;
   if (payments.isError) {
     return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void payments.refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void payments.refetch()}>
         {errorMessage(payments.error, 'Unable to load the payments this policy would have blocked.')}
-      </Alert>
+      </RetryAlert>
     );
   }
   const intents = payments.data.pages.flatMap((page) => page.intents);

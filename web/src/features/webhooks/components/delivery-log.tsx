@@ -3,16 +3,18 @@
 // sends the event again (same webhook-id). It refreshes on request, and when the console's
 // live stream invalidates webhooks.deliveries; never on a timer.
 import RefreshRounded from '@mui/icons-material/RefreshRounded';
-import { Alert, Box, Button, Card, CardContent, FormControl, InputLabel, MenuItem, Select, Skeleton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, FormControl, InputLabel, MenuItem, Select, Skeleton, Stack, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useIsFetching, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
+import { RetryAlert } from '../../../shared/components/retry-alert';
+import { SidewaysScrollTable } from '../../../shared/components/sideways-scroll-table';
 import { useTRPC } from '../../../shared/trpc';
 import type { WebhookDeliveryStatus, WebhookEndpoint } from '../api/webhook-types';
 import { deliveriesInput } from '../utils/delivery-pages';
 import { errorMessage } from '../utils/trpc-errors';
 import { DELIVERY_STATUS_LABEL } from '../utils/webhook-format';
 import { DeliveryPage } from './delivery-page';
-import { visuallyHidden } from '../utils/visually-hidden';
 
 // Status and event first: on a phone they are what shows before the table is scrolled.
 export const DELIVERY_COLUMNS = ['', 'Status', 'Event', 'Created', 'Attempts', 'Last code', 'Latency', 'Delivered', ''] as const;
@@ -87,52 +89,34 @@ export function DeliveryLog({ endpoint }: { endpoint: WebhookEndpoint }) {
             ))}
           </Box>
         ) : first.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void first.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {errorMessage(first.error, 'Unable to load the deliveries.')}
-          </Alert>
+          <RetryAlert onRetry={() => void first.refetch()}>{errorMessage(first.error, 'Unable to load the deliveries.')}</RetryAlert>
         ) : first.data.deliveries.length === 0 ? (
           <Typography color="text.secondary" sx={{ py: 4, textAlign: 'center' }}>
             {statusFilter ? 'No deliveries with this status.' : 'No deliveries yet. Events this endpoint subscribes to appear here as they are sent.'}
           </Typography>
         ) : (
-          <>
-            <Typography variant="body2" color="text.secondary" sx={{ display: { xs: 'block', md: 'none' }, mb: 1 }}>
-              Scroll the table sideways to see every column.
-            </Typography>
-            {/* The table scrolls sideways on narrow screens; focusable so keyboards can scroll it, and
-                positioned so the screen-reader-only column names inside scroll (and clip) with it. */}
-            <TableContainer tabIndex={0} role="region" aria-label="Deliveries" sx={{ overflowX: 'auto', position: 'relative' }}>
-              <Table size="small" sx={{ minWidth: 900 }}>
-                <TableHead>
-                  <TableRow>
-                    {DELIVERY_COLUMNS.map((column, index) => (
-                      <TableCell key={index} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
-                        {column || <span style={visuallyHidden}>{index === 0 ? 'Details' : 'Actions'}</span>}
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                </TableHead>
-                <TableBody>
-                  <DeliveryPage
-                    key={`${endpoint.id}:${status}`}
-                    endpoint={endpoint}
-                    status={statusFilter}
-                    cursor={null}
-                    index={0}
-                    pagesShown={pagesShown}
-                    onMore={() => setPagesShown((shown) => shown + 1)}
-                  />
-                </TableBody>
-              </Table>
-            </TableContainer>
-          </>
+          <SidewaysScrollTable label="Deliveries" minWidth={900}>
+            <TableHead>
+              <TableRow>
+                {DELIVERY_COLUMNS.map((column, index) => (
+                  <TableCell key={index} sx={{ fontWeight: 600, whiteSpace: 'nowrap' }}>
+                    {column || <span style={visuallyHidden}>{index === 0 ? 'Details' : 'Actions'}</span>}
+                  </TableCell>
+                ))}
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              <DeliveryPage
+                key={`${endpoint.id}:${status}`}
+                endpoint={endpoint}
+                status={statusFilter}
+                cursor={null}
+                index={0}
+                pagesShown={pagesShown}
+                onMore={() => setPagesShown((shown) => shown + 1)}
+              />
+            </TableBody>
+          </SidewaysScrollTable>
         )}
       </CardContent>
     </Card>

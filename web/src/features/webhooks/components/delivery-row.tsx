@@ -1,13 +1,13 @@
 // A row of the delivery log, with Redeliver, and opened: every attempt (answer, timing, error)
 // and the body that was sent (webhooks.delivery, read when the row is opened).
-import KeyboardArrowDownRounded from '@mui/icons-material/KeyboardArrowDownRounded';
-import KeyboardArrowRightRounded from '@mui/icons-material/KeyboardArrowRightRounded';
 import ReplayRounded from '@mui/icons-material/ReplayRounded';
-import { Alert, Box, Button, Chip, Collapse, IconButton, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Box, Button, Chip, Skeleton, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { darken, type Theme } from '@mui/material/styles';
 import { useState } from 'react';
 import { toast } from 'sonner';
+import { RetryAlert } from '../../../shared/components/retry-alert';
+import { RowDetails, RowDetailsToggle } from '../../../shared/components/row-details';
 import { useTRPC } from '../../../shared/trpc';
 import type { WebhookDelivery } from '../api/webhook-types';
 import { errorMessage } from '../utils/trpc-errors';
@@ -36,15 +36,7 @@ export function DeliveryRow({ delivery, endpointEnabled }: { delivery: WebhookDe
     <>
       <TableRow hover sx={{ '& > td': { borderBottom: open ? 0 : undefined } }}>
         <TableCell padding="checkbox">
-          <IconButton
-            size="small"
-            aria-label={`${open ? 'Hide' : 'Show'} attempts of ${delivery.eventType} ${delivery.eventId}`}
-            aria-expanded={open}
-            aria-controls={detailsId}
-            onClick={() => setOpen(!open)}
-          >
-            {open ? <KeyboardArrowDownRounded /> : <KeyboardArrowRightRounded />}
-          </IconButton>
+          <RowDetailsToggle open={open} what={`attempts of ${delivery.eventType} ${delivery.eventId}`} detailsId={detailsId} onToggle={() => setOpen(!open)} />
         </TableCell>
         <TableCell>
           <Chip
@@ -92,15 +84,9 @@ export function DeliveryRow({ delivery, endpointEnabled }: { delivery: WebhookDe
           </Button>
         </TableCell>
       </TableRow>
-      <TableRow>
-        <TableCell colSpan={9} sx={{ py: 0, ...(open ? {} : { borderBottom: 0 }) }}>
-          <Collapse in={open} timeout="auto" unmountOnExit>
-            <Box id={detailsId} sx={{ py: 2 }}>
-              <DeliveryDetail deliveryId={delivery.id} />
-            </Box>
-          </Collapse>
-        </TableCell>
-      </TableRow>
+      <RowDetails open={open} detailsId={detailsId} colSpan={9}>
+        <DeliveryDetail deliveryId={delivery.id} />
+      </RowDetails>
     </>
   );
 }
@@ -119,16 +105,9 @@ function DeliveryDetail({ deliveryId }: { deliveryId: string }) {
   }
   if (detail.isError) {
     return (
-      <Alert
-        severity="error"
-        action={
-          <Button color="inherit" size="small" onClick={() => void detail.refetch()}>
-            Retry
-          </Button>
-        }
-      >
+      <RetryAlert onRetry={() => void detail.refetch()}>
         {errorMessage(detail.error, 'Unable to load the attempts.')}
-      </Alert>
+      </RetryAlert>
     );
   }
 

@@ -1,11 +1,12 @@
 // Route '/dashboard/webhooks': the owner's webhook endpoints (add, edit, enable or disable,
 // rotate the signing secret, delete) and the chosen endpoint's delivery log (?endpoint=<id>).
 import AddRounded from '@mui/icons-material/AddRounded';
-import { Alert, Box, Button, Card, CardContent, Container, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Container, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
 import { toast } from 'sonner';
+import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useTRPC } from '../../../shared/trpc';
 import type { WebhookEndpoint } from '../api/webhook-types';
@@ -119,16 +120,9 @@ export function WebhooksPage() {
       {endpoints.isPending ? (
         <PageSkeleton />
       ) : endpoints.isError ? (
-        <Alert
-          severity="error"
-          action={
-            <Button color="inherit" size="small" onClick={() => void endpoints.refetch()}>
-              Retry
-            </Button>
-          }
-        >
+        <RetryAlert onRetry={() => void endpoints.refetch()}>
           {errorMessage(endpoints.error, 'Unable to load your webhook endpoints.')}
-        </Alert>
+        </RetryAlert>
       ) : list.length === 0 ? (
         <Card variant="outlined" component="section" aria-label="No endpoints">
           <CardContent sx={{ textAlign: 'center', py: 6 }}>
