@@ -18,3 +18,5 @@ export * from './policy/policy-document';
 export * from './contracts/agent-api';
 export * from './contracts/assistant';
 export * from './contracts/audit';
+export * from './contracts/payment-steps';
+export * from './policy/gate';

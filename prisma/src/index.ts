@@ -14,6 +14,7 @@ import { claimLock, isProcessAlive, readLock, releaseLock, updateLock } from './
 import { applyMigrations } from './migrations';
 import { PGliteAdapterFactory, PostgresAdapterFactory } from './adapters';
 import { serveSocket, type SocketServer } from './pglite-socket';
+import type { Logger } from './logger';
 import { PgListener, type ListenOptions } from './pg-listener';
 
 export * from './generated/enums';
@@ -67,10 +68,7 @@ export type PrismaClient = GeneratedPrismaClient<never, typeof secretColumns>;
  */
 export type TransactionClient = Omit<PrismaClient, ITXClientDenyList>;
 
-export type Logger = {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-};
+export type { Logger } from './logger';
 
 export type Database = {
   prisma: PrismaClient;

@@ -6,7 +6,7 @@
  * down is lost: each listener's onReconnect says so, so it can re-read what it shows.
  */
 import pg from 'pg';
-import type { Logger } from './index';
+import type { Logger } from './logger';
 
 export type ListenOptions = {
   /**

@@ -6,9 +6,8 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { IntentListView } from '@purser/core';
+import { type IntentListView, evaluateGate, toGateDecision } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
 import { authorizePayment, type AuthorizeDeps } from '../src/services/payments/authorize-payment';
 import { createPaymentSteps } from '../src/services/payments/payment-steps';
 import { createRails } from '../src/services/rails/create-rails';

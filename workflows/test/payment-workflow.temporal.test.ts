@@ -10,10 +10,9 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, type IntentStatus } from '@purser/core';
+import { AppError, type IntentStatus, type GateDecision } from '@purser/core';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { createActivities, createPaymentsWorker, paymentWorkflowId, startTemporalDevServer, WORKFLOW_NAMES, type DevServer, type PaymentSteps } from '../src/index';
-import type { GateDecision } from '../src/activities/payments';
 import type { PaymentProgress, paymentWorkflow } from '../src/workflows/payment';
 
 const allow: GateDecision = { decision: 'allow', fired: [], shadow: [], timeBoxMs: null, evaluatedAt: '2026-11-24T00:00:00.000Z' };

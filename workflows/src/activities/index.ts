@@ -3,11 +3,12 @@
 // webhook steps are implemented by the server's services and handed in here, so this
 // workspace never imports the server.
 import { createHealthActivities, type ActivityDatabase } from './health';
-import { createPaymentActivities, type PaymentSteps } from './payments';
+import type { PaymentSteps } from '@purser/core';
+import { createPaymentActivities } from './payments';
 import { createWebhookActivities, type WebhookSender } from './webhooks';
 
 export type { ActivityDatabase, DatabaseHealth } from './health';
-export type { PaymentSteps } from './payments';
+export type { PaymentSteps } from '@purser/core';
 export type { WebhookSender } from './webhooks';
 
 export interface ActivityDependencies {

@@ -14,9 +14,9 @@
 import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
 import type { RailName } from '@purser/core';
-import type { PaymentSteps } from '../activities/payments';
+import type { PaymentSteps } from '@purser/core';
 import { DEFAULT_APPROVAL_TIME_BOX_MS, PAYMENT_FAILURES } from '../constants';
-import { evaluateGate, toGateDecision } from './gate';
+import { evaluateGate, toGateDecision } from '@purser/core/policy/gate';
 
 export interface PaymentWorkflowInput {
   intentId: string;

@@ -4,10 +4,8 @@
  * wins and the workflow follows the database's answer.
  */
 import type { TransactionClient } from '@purser/db';
-import type { ApprovalOutcome } from '@purser/workflows/activities/payments';
-import type { IntentStatus } from '@purser/core';
+import { type ApprovalOutcome, type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import { lockIntent, transitionIntent } from '../intents/transition-intent';
-import { SYSTEM_ACTOR } from './gate';
 
 const OUTCOME_BY_STATUS: Partial<Record<IntentStatus, ApprovalOutcome>> = {
   pending_approval: 'pending',
@@ -50,7 +48,7 @@ export async function resolveApproval(tx: TransactionClient, intentId: string, t
   await tx.approval.updateMany({ where: { paymentIntentId: intentId, status: 'pending' }, data: { status: 'expired', decidedAt: new Date() } });
   await transitionIntent(tx, intent, {
     to: 'expired',
-    actor: SYSTEM_ACTOR,
+    actor: PAYMENT_WORKFLOW_ACTOR,
     data: { failureCode: 'APPROVAL_EXPIRED', failureMessage: 'Nobody approved the payment within its time box' },
   });
   return 'expired';

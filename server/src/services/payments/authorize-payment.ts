@@ -13,17 +13,15 @@
  *
  * Funds are held only inside the workflow: an intent whose workflow never started holds nothing.
  */
-import { isAppError } from '@purser/core';
+import { isAppError, type AuthorizeOutcome, type GateDecision, evaluateGate, toGateDecision, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
-import type { AuthorizeOutcome, GateDecision } from '@purser/workflows/activities/payments';
-import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
 import { getOrCreateAgentAccount } from '../ledger/post-ledger-transaction';
 import { intentSelect, toIntentView, type IntentRow } from '../intents/intent-view';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { selectRail, type Rails } from '../rails/create-rails';
 import type { Rail } from '../rails/rail';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
-import { gateAudit, loadGateInput, SYSTEM_ACTOR } from './gate';
+import { gateAudit, loadGateInput } from './gate-records';
 import { toRailPayment } from './rail-steps';
 import { holdFunds, withMoneyRetry } from './reserve-funds';
 
@@ -78,7 +76,7 @@ async function authorizeInTransaction(tx: TransactionClient, rails: Rails, inten
   if (decision.shadow.length) log('shadow policies evaluated', { intentId, enforced: decision.decision, shadow: decision.shadow });
 
   const created = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.created', intent: toIntentView(row), at });
-  const approved = await transitionIntent(tx, intent, { to: 'approved', actor: SYSTEM_ACTOR, data: { policyDecision }, audit: gateAudit(decision) });
+  const approved = await transitionIntent(tx, intent, { to: 'approved', actor: PAYMENT_WORKFLOW_ACTOR, data: { policyDecision }, audit: gateAudit(decision) });
   // The intent as the transition left it, without reading it again.
   const approvedView = toIntentView({ ...row, status: 'approved', policyDecision: decision as unknown as Prisma.JsonValue, updatedAt: at });
   const approvedEvent = await emitPaymentEvent(tx, { ownerId: intent.ownerId, intentId, type: 'intent.approved', intent: approvedView, at });

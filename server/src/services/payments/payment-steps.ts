@@ -3,7 +3,7 @@
  * @purser/workflows): the worker hands it to createActivities. Each step is one short
  * database transaction (or a rail call) that is safe to run again.
  */
-import type { PaymentSteps } from '@purser/workflows/activities/payments';
+import { type PaymentSteps, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
@@ -13,7 +13,7 @@ import { intentSelect, toIntentView } from '../intents/intent-view';
 import type { Rails } from '../rails/create-rails';
 import { openApproval, resolveApproval } from './approval-steps';
 import { authorizePayment } from './authorize-payment';
-import { applyGateDecision, loadGateInput, SYSTEM_ACTOR } from './gate';
+import { applyGateDecision, loadGateInput } from './gate-records';
 import { abandonRail, checkRail, chooseRail, executeOnRail } from './rail-steps';
 import { reserveFunds, withMoneyRetry } from './reserve-funds';
 import { captureInTransaction, capturePayment, failIntent, releaseFunds } from './settle-payment';
@@ -85,7 +85,7 @@ async function appendWorkflowAudit(
   const logged = await tx.auditEvent.findFirst({ where: { ownerId: intent.ownerId, subject, action }, select: { seq: true } });
   if (logged) return;
   await appendAuditEvent(tx, {
-    actor: SYSTEM_ACTOR,
+    actor: PAYMENT_WORKFLOW_ACTOR,
     action,
     subject,
     ownerId: intent.ownerId,

@@ -3,9 +3,8 @@
  * operation until it settles or is declined. A decline is a non-retryable PAYMENT_DECLINED;
  * the workflow then releases the held funds.
  */
-import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb } from '@purser/core';
+import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb, type RailStepResult } from '@purser/core';
 import type { Prisma, PrismaClient } from '@purser/db';
-import type { RailStepResult } from '@purser/workflows/activities/payments';
 import { selectRail, type Rails } from '../rails/create-rails';
 import { declinedError, recordOperationOnce, type RailPayment, type RailResult } from '../rails/rail';
 

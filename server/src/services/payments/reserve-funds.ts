@@ -6,15 +6,13 @@
  * stale by now). Business refusals are committed (intent blocked or failed, audited) and then
  * thrown as typed errors the workflow does not retry.
  */
-import { AppError, railFromDb } from '@purser/core';
+import { AppError, railFromDb, type ReserveOutcome, evaluateGate, toGateDecision, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
-import type { ReserveOutcome } from '@purser/workflows/activities/payments';
-import { evaluateGate, toGateDecision } from '@purser/workflows/workflows/gate';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
 import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
-import { loadGateInput, SYSTEM_ACTOR } from './gate';
+import { loadGateInput } from './gate-records';
 
 /** What the hold's pending payment row copies from the intent. */
 export const holdRowSelect = { category: true, merchant: true, toAddress: true, purpose: true, metadata: true, rail: true } as const satisfies Prisma.PaymentIntentSelect;
@@ -46,7 +44,7 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
   const refuse = async (code: Refusal['code'], message: string, data: Prisma.PaymentIntentUpdateInput = {}, failureCode: string = code) => {
     await transitionIntent(tx, intent, {
       to: code === 'POLICY_VIOLATION' ? 'blocked' : 'failed',
-      actor: SYSTEM_ACTOR,
+      actor: PAYMENT_WORKFLOW_ACTOR,
       data: { ...data, failureCode, failureMessage: message },
       audit: { reason: failureCode },
     });
@@ -67,7 +65,7 @@ async function reserveInTransaction(tx: TransactionClient, intentId: string): Pr
     return refuse('POLICY_VIOLATION', denial?.message ?? 'Refused by policy', { policyDecision }, denial?.code);
   }
   if (evaluation.decision === 'require_approval' && row.approval?.status !== 'approved') {
-    await transitionIntent(tx, intent, { to: 'pending_approval', actor: SYSTEM_ACTOR, data: { policyDecision }, audit: { reason: 'limits changed since the gate' } });
+    await transitionIntent(tx, intent, { to: 'pending_approval', actor: PAYMENT_WORKFLOW_ACTOR, data: { policyDecision }, audit: { reason: 'limits changed since the gate' } });
     return { outcome: { status: 'needs_approval' } };
   }
   if (agentAccount.balance < intent.amount) return refuse('INSUFFICIENT_FUNDS', 'Insufficient balance');
@@ -115,7 +113,7 @@ export async function holdFunds(
   });
   await transitionIntent(tx, intent, {
     to: 'processing',
-    actor: SYSTEM_ACTOR,
+    actor: PAYMENT_WORKFLOW_ACTOR,
     data: { reservedAt: at, policyDecision },
     audit: { ledger_transaction_id: hold.id, amount: intent.amount.toString(), currency: intent.currency },
   });

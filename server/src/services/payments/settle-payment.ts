@@ -7,7 +7,7 @@
  * The payee of a ledger-rail payment to the address of another agent's wallet is that agent:
  * an internal custodial transfer. Any other payment leaves the platform: the external account.
  */
-import type { IntentStatus } from '@purser/core';
+import { type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import {
   externalAccountId,
@@ -18,7 +18,7 @@ import {
 } from '../ledger/post-ledger-transaction';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { budgetAlertDeliveryIds, recordBudgetAlerts } from '../budgets/record-budget-alerts';
-import { SYSTEM_ACTOR } from './gate';
+
 import { withMoneyRetry } from './reserve-funds';
 
 export interface CaptureResult {
@@ -87,7 +87,7 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
   }
   await transitionIntent(tx, intent, {
     to: 'settled',
-    actor: SYSTEM_ACTOR,
+    actor: PAYMENT_WORKFLOW_ACTOR,
     data: { settledAt: new Date() },
     audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
   });
@@ -134,7 +134,7 @@ export async function releaseFunds(prisma: PrismaClient, intentId: string, failu
     });
     await transitionIntent(tx, intent, {
       to: 'failed',
-      actor: SYSTEM_ACTOR,
+      actor: PAYMENT_WORKFLOW_ACTOR,
       data: { releasedAt: new Date(), failureCode: failure.code, failureMessage: failure.message },
       audit: { ledger_transaction_id: release.id, reason: failure.code },
     });
@@ -147,7 +147,7 @@ export async function failIntent(prisma: PrismaClient, intentId: string, failure
     const intent: LockedIntent = await lockIntent(tx, intentId);
     if (intent.reservedAt !== null) throw new Error(`Payment intent ${intentId} holds funds: release them instead`);
     if (!['created', 'pending_approval', 'approved'].includes(intent.status)) return intent.status;
-    await transitionIntent(tx, intent, { to: 'failed', actor: SYSTEM_ACTOR, data: { failureCode: failure.code, failureMessage: failure.message } });
+    await transitionIntent(tx, intent, { to: 'failed', actor: PAYMENT_WORKFLOW_ACTOR, data: { failureCode: failure.code, failureMessage: failure.message } });
     return 'failed';
   });
 }

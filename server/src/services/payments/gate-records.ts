@@ -4,12 +4,11 @@
  * intent's row lock, unless the inputs changed since they were loaded (`stale`: the workflow
  * evaluates again). Attaching a policy takes the same lock, so no policy slips past the gate.
  * Reserve loads the same inputs under the wallet lock and evaluates them with the same
- * functions (@purser/workflows/workflows/gate).
+ * functions (core's policy/gate).
  */
-import { AppError, INTENT_NOT_FOUND_MESSAGE, usageWindows, type IntentStatus } from '@purser/core';
+import { AppError, INTENT_NOT_FOUND_MESSAGE, PAYMENT_WORKFLOW_ACTOR, usageWindows, type IntentStatus, type GateDecision, type GateInput, type GateOutcome } from '@purser/core';
 import { policyRulesToDocument } from '@purser/core/policy/policy-document';
 import type { Prisma, TransactionClient } from '@purser/db';
-import type { GateDecision, GateInput, GateOutcome } from '@purser/workflows/activities/payments';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 import { DEFAULT_APPROVAL_TIME_BOX_MS } from '@purser/workflows/constants';
 import { hashRequest } from '../idempotency/with-idempotency';
@@ -18,8 +17,6 @@ import { openApproval } from './approval-steps';
 
 /** Owners have no time zone setting yet: calendar months are UTC months. */
 export const OWNER_TIME_ZONE = 'UTC';
-
-export const SYSTEM_ACTOR = 'system:payment-workflow';
 
 /** What the agent has spent: intents whose funds are held or captured (not released). */
 export async function spentByAgent(tx: TransactionClient, agentId: string, at: Date): Promise<{ spentInWindow: bigint; spentThisMonth: bigint }> {
@@ -119,7 +116,7 @@ export async function applyGateDecision(tx: TransactionClient, intentId: string,
     const denial = enforced.find((rule) => rule.outcome === 'deny');
     await transitionIntent(tx, intent, {
       to: 'blocked',
-      actor: SYSTEM_ACTOR,
+      actor: PAYMENT_WORKFLOW_ACTOR,
       data: { policyDecision, failureCode: denial?.code ?? 'POLICY_VIOLATION', failureMessage: denial?.message ?? 'Refused by policy' },
       audit,
     });
@@ -130,7 +127,7 @@ export async function applyGateDecision(tx: TransactionClient, intentId: string,
     return { status: 'pending_approval' };
   }
   const to = decision.decision === 'require_approval' ? 'pending_approval' : 'approved';
-  await transitionIntent(tx, intent, { to, actor: SYSTEM_ACTOR, data: { policyDecision }, audit });
+  await transitionIntent(tx, intent, { to, actor: PAYMENT_WORKFLOW_ACTOR, data: { policyDecision }, audit });
   // The approval exists as soon as the intent waits for it, so an owner can decide at once;
   // the workflow's openApproval then sets the deadline its timer keeps.
   if (to === 'pending_approval') await openApproval(tx, intentId, new Date(Date.parse(decision.evaluatedAt) + (decision.timeBoxMs ?? DEFAULT_APPROVAL_TIME_BOX_MS)));

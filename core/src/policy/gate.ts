@@ -1,10 +1,11 @@
-// The policy and KYA gate over its JSON inputs: the payment workflow evaluates it in workflow
-// code, and the reserve step again under the wallet lock, through these same two functions.
-// Pure (no I/O, no clock), so it is safe in the workflow sandbox.
-import { evaluatePolicy, type PolicyEvaluation } from '@purser/core/policy/evaluate-policy';
-import { policyRulesSchema } from '@purser/core/policy/policy-rules';
-import type { KyaTier } from '@purser/core/kya';
-import type { GateDecision, GateInput } from '../activities/payments';
+// The policy and KYA gate over its JSON inputs (the payment steps' GateInput): the payment
+// workflow evaluates it in workflow code, and the server's front of a payment again under the
+// wallet lock, through these same two functions. Pure (no I/O, no clock), so it is safe in the
+// workflow sandbox.
+import type { GateDecision, GateInput } from '../contracts/payment-steps';
+import type { KyaTier } from '../kya';
+import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy';
+import { policyRulesSchema } from './policy-rules';
 
 /** Evaluates the gate's inputs (amounts as decimal strings, policies in document form) at `at`. */
 export function evaluateGate(input: GateInput, at: Date): PolicyEvaluation {
