@@ -1,0 +1,83 @@
+// The house rules of imports, checked by `npm test` (the `dependencies` suite):
+//   npx depcruise --config .dependency-cruiser.cjs --ignore-known <workspaces>
+// Each workspace is a room with a front door: other workspaces come in through its package
+// entries, never to a file inside. Below: core imports nothing of ours; workflows never import
+// the server; web takes only types from the server; nothing imports scripts/; no import cycles.
+//
+// .dependency-cruiser-known-violations.json lists the deep imports that stood when the rules
+// came in (made with `npx depcruise-baseline`). They are being removed; any new one fails.
+const WORKSPACES = '(core|prisma|workflows|server|web|sdk|docs-content|e2e|bench|n8n-nodes)';
+
+/**
+ * The files a workspace offers others: its package.json entries. A named sub-entry is here
+ * because a consumer needs it (the database's test helpers, the worker's bundle path...).
+ */
+const ENTRIES = [
+  '^core/src/index\\.ts$',
+  '^prisma/src/index\\.ts$',
+  '^prisma/src/testing\\.ts$',
+  '^workflows/src/index\\.ts$',
+  '^server/src/index\\.ts$',
+  '^docs-content/src/index\\.ts$',
+  '^sdk/src/index\\.ts$',
+];
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'An import cycle: two files that need each other belong together, or one of them holds a piece that belongs below both.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'no-deep-imports',
+      comment: "Another workspace's internals: import its package entry (its src/index.ts, or a sub-entry its package.json names).",
+      severity: 'error',
+      from: { path: `^${WORKSPACES}/` },
+      to: { path: `^${WORKSPACES}/`, pathNot: ['^$1/', ...ENTRIES] },
+    },
+    {
+      name: 'core-imports-nothing-ours',
+      comment: 'core is the floor: contracts and pure logic that every other workspace builds on.',
+      severity: 'error',
+      from: { path: '^core/' },
+      to: { path: `^(${WORKSPACES.slice(1, -1).replace('core|', '')}|scripts)/` },
+    },
+    {
+      name: 'workflows-not-server',
+      comment: 'The workflows call steps through the contract in core; the server implements them and hands them in.',
+      severity: 'error',
+      from: { path: '^workflows/' },
+      to: { path: '^(server|web|bench|e2e)/' },
+    },
+    {
+      name: 'web-takes-only-types-from-server',
+      comment: "The browser bundle carries no server code: only types (the tRPC router's) cross.",
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^server/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-workspace-imports-scripts',
+      comment: "scripts/ runs the repository (install, start, test): the product's code does not reach into it (test support may use its port finder and tool installers).",
+      severity: 'error',
+      from: { path: `^${WORKSPACES}/src/` },
+      to: { path: '^scripts/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: ['node_modules', '/dist/', '/generated/', '\\.test-output/', 'test-results/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['@purser/source', 'import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mts', '.js', '.mjs', '.cjs', '.d.ts'],
+      mainFields: ['module', 'main', 'types'],
+    },
+  },
+};
