@@ -8,8 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime as TemporalRuntime, type LogLevel } from '@temporalio/worker';
-import { openDatabase, type Database } from '@purser/db';
-import { readLock } from '@purser/db/lock';
+import { openDatabase, readLock, type Database } from '@purser/db';
 import {
   createPaymentsWorker,
   runHealthCheck,

@@ -14,7 +14,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetThresholdEventView, type BudgetAlertListView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows/constants';
+import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { authorizePayment, type AuthorizeDeps } from '../src/services/payments/authorize-payment';
 import { createPaymentSteps } from '../src/services/payments/payment-steps';

@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { PostgresAdapterFactory } from '@purser/db/adapters';
+import { PostgresAdapterFactory } from '@purser/db';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentBalances, ownerBalances } from './support/wallet-fixtures';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';

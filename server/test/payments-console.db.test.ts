@@ -18,8 +18,7 @@ import {
   type PaymentDetailView,
 } from '@purser/core';
 import type { Prisma, PrismaClient } from '@purser/db';
-import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows/constants';
-import type { PaymentProgress } from '@purser/workflows/workflows/payment';
+import { DEFAULT_WEBHOOK_RETRY, type PaymentProgress } from '@purser/workflows';
 import { appendAuditEvent } from '../src/services/audit/append-audit-event';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { getIntent } from '../src/services/intents/get-intent';

@@ -7,8 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError, parseAmount } from '@purser/core';
-import { secretColumns, type PrismaClient } from '@purser/db';
-import { PostgresAdapterFactory } from '@purser/db/adapters';
+import { PostgresAdapterFactory, secretColumns, type PrismaClient } from '@purser/db';
 import { PrismaClient as GeneratedPrismaClient } from '@purser/db/generated/client';
 import { testDatabaseKind } from '@purser/db/testing';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';

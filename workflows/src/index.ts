@@ -1,6 +1,7 @@
-// Public entry of @purser/workflows: constants, the activity factory, the worker, the
-// embedded dev server and small client helpers. Workflow code itself is loaded by the
-// worker from src/workflows, never imported here.
+// Public entry of @purser/workflows: constants, the activity factories, the worker, the
+// embedded dev server, what a client needs to start, signal and query the workflows (their
+// inputs, results, signals and queries) and small client helpers. Workflow code itself is
+// loaded by the worker from src/workflows, never imported here.
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
@@ -8,6 +9,7 @@ import { TASK_QUEUE, WORKFLOW_NAMES } from './constants';
 import type { healthCheckWorkflow, HealthCheckResult } from './workflows';
 
 export {
+  DEFAULT_APPROVAL_TIME_BOX_MS,
   DEFAULT_WEBHOOK_RETRY,
   paymentWorkflowId,
   TASK_QUEUE,
@@ -24,6 +26,18 @@ export {
   type PaymentSteps,
   type WebhookSender,
 } from './activities';
+export { createWebhookActivities, type WebhookAttemptOptions, type WebhookAttemptResult } from './activities/webhooks';
+export {
+  approvalDecidedSignal,
+  cancelSignal,
+  policyChangedSignal,
+  progressQuery,
+  railUpdatedSignal,
+  type PaymentProgress,
+  type PaymentStepRecord,
+  type PaymentWorkflowInput,
+} from './workflows/payment-messages';
+export type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from './workflows/webhook-delivery';
 export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
 export { startTemporalDevServer, type DevServer, type DevServerOptions, type ProcessExit } from './dev-server';
 export type { HealthCheckResult } from './workflows';

@@ -1,6 +1,6 @@
 import type { Client } from '@temporalio/client';
 import type { Database } from '@purser/db';
-import type { WebhookRetryPolicy } from '@purser/workflows/constants';
+import type { WebhookRetryPolicy } from '@purser/workflows';
 import type { Logger } from '../logger';
 import type { EvmChain } from '../services/chain/evm-chain';
 import type { HealthChecker } from '../health';

@@ -11,7 +11,7 @@ import { createHealthChecker } from '../../src/health';
 import { createOutboundPolicy, type OutboundPolicy } from '../../src/services/outbound/outbound-policy';
 import { createEventBus } from '../../src/services/realtime/event-bus';
 import type { Client } from '@temporalio/client';
-import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows/constants';
+import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows';
 import type { AppDeps, TemporalDeps } from '../../src/trpc/context';
 import type { TrustProxy } from '../../src/http/trust-proxy';
 import type { EvmChain, EvmNetworkInfo } from '../../src/services/chain/evm-chain';

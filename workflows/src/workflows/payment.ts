@@ -11,41 +11,22 @@
 // The common payment (the gate allows it, the rail quotes it, the balance covers it) takes its
 // front in one step: authorize runs gate, rail quote and reserve in one database transaction,
 // and the progress still lists each of those steps. Every other payment takes them one by one.
-import { ActivityFailure, ApplicationFailure, condition, defineQuery, defineSignal, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
-import type { RailName } from '@purser/core';
-import type { PaymentSteps } from '@purser/core';
+import { ActivityFailure, ApplicationFailure, condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
+import type { IntentStatus, PaymentStep, PaymentSteps, RailName, StepStatus } from '@purser/core';
 import { DEFAULT_APPROVAL_TIME_BOX_MS, PAYMENT_FAILURES } from '../constants';
 import { evaluateGate, toGateDecision } from '@purser/core/policy/gate';
+import {
+  approvalDecidedSignal,
+  cancelSignal,
+  policyChangedSignal,
+  progressQuery,
+  railUpdatedSignal,
+  type PaymentProgress,
+  type PaymentStepRecord,
+  type PaymentWorkflowInput,
+} from './payment-messages';
 
-export interface PaymentWorkflowInput {
-  intentId: string;
-  /** Retries of the rail's execute step after the first try (the intent's maxRetries). */
-  maxRetries: number;
-}
-
-export interface PaymentStepRecord {
-  step: PaymentStep;
-  status: StepStatus;
-  at: string;
-  detail?: string;
-}
-
-export interface PaymentProgress {
-  intentId: string;
-  status: IntentStatus;
-  currentStep: PaymentStep | null;
-  steps: PaymentStepRecord[];
-}
-
-/** The owner decided (approve or reject); the decision itself is read from the database. */
-export const approvalDecidedSignal = defineSignal('approvalDecided');
-export const cancelSignal = defineSignal('cancel');
-/** A policy was attached to the intent: the gate runs again. */
-export const policyChangedSignal = defineSignal('policyChanged');
-/** Something happened on the rail (an x402 seller redeemed the payment): look again now. */
-export const railUpdatedSignal = defineSignal('railUpdated');
-export const progressQuery = defineQuery<PaymentProgress>('progress');
+export * from './payment-messages';
 
 // Database steps retry until the database answers: a payment must never stop half-way with
 // funds held. Business failures are non-retryable and end the step at once.

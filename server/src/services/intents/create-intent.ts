@@ -10,7 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { AGENT_NOT_FOUND_MESSAGE, AppError, railToDb, type CreateIntentInput, type IntentView } from '@purser/core';
-import { paymentWorkflowId } from '@purser/workflows/constants';
+import { paymentWorkflowId } from '@purser/workflows';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { isUniqueViolation } from '../ledger/database-error';

@@ -6,16 +6,17 @@
  */
 import { WorkflowExecutionAlreadyStartedError, WorkflowFailedError, WorkflowNotFoundError } from '@temporalio/client';
 import { WorkflowIdReusePolicy } from '@temporalio/common';
-import { paymentWorkflowId, WORKFLOW_NAMES } from '@purser/workflows/constants';
 import {
   approvalDecidedSignal,
   cancelSignal,
+  paymentWorkflowId,
   policyChangedSignal,
   progressQuery,
   railUpdatedSignal,
+  WORKFLOW_NAMES,
   type PaymentProgress,
   type PaymentWorkflowInput,
-} from '@purser/workflows/workflows/payment';
+} from '@purser/workflows';
 import type { TemporalDeps } from '../../trpc/context';
 
 export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id: string; maxRetries: number }): Promise<void> {

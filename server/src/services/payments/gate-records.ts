@@ -10,7 +10,7 @@ import { AppError, INTENT_NOT_FOUND_MESSAGE, PAYMENT_WORKFLOW_ACTOR, usageWindow
 import { policyRulesToDocument } from '@purser/core/policy/policy-document';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
-import { DEFAULT_APPROVAL_TIME_BOX_MS } from '@purser/workflows/constants';
+import { DEFAULT_APPROVAL_TIME_BOX_MS } from '@purser/workflows';
 import { hashRequest } from '../idempotency/with-idempotency';
 import { lockIntent, transitionIntent } from '../intents/transition-intent';
 import { openApproval } from './approval-steps';

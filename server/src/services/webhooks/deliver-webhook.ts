@@ -16,7 +16,7 @@
 import { isAppError } from '@purser/core';
 import { Webhook } from 'standardwebhooks';
 import type { Database, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
-import type { WebhookAttemptOptions, WebhookAttemptResult, WebhookSender } from '@purser/workflows/activities/webhooks';
+import type { WebhookAttemptOptions, WebhookAttemptResult, WebhookSender } from '@purser/workflows';
 import type { OutboundPolicy } from '../outbound/outbound-policy';
 import { sendOutbound } from '../outbound/outbound-request';
 import { decryptWebhookSecret } from './webhook-secret';

@@ -4,7 +4,7 @@
  * a delivery twice (a retried activity) leaves the one run there is, running or finished.
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
-import { WORKFLOW_NAMES, webhookDeliveryWorkflowId } from '@purser/workflows/constants';
+import { WORKFLOW_NAMES, webhookDeliveryWorkflowId } from '@purser/workflows';
 import type { TemporalDeps } from '../../trpc/context';
 
 /**

@@ -1,0 +1,34 @@
+// What the payment workflow takes, answers and listens to: its input, its progress query and
+// its signals. The workflow, the server's client (start, signal, query) and tests share these,
+// without the workflow's code.
+import { defineQuery, defineSignal } from '@temporalio/workflow';
+import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core';
+
+export interface PaymentWorkflowInput {
+  intentId: string;
+  /** Retries of the rail's execute step after the first try (the intent's maxRetries). */
+  maxRetries: number;
+}
+
+export interface PaymentStepRecord {
+  step: PaymentStep;
+  status: StepStatus;
+  at: string;
+  detail?: string;
+}
+
+export interface PaymentProgress {
+  intentId: string;
+  status: IntentStatus;
+  currentStep: PaymentStep | null;
+  steps: PaymentStepRecord[];
+}
+
+/** The owner decided (approve or reject); the decision itself is read from the database. */
+export const approvalDecidedSignal = defineSignal('approvalDecided');
+export const cancelSignal = defineSignal('cancel');
+/** A policy was attached to the intent: the gate runs again. */
+export const policyChangedSignal = defineSignal('policyChanged');
+/** Something happened on the rail (an x402 seller redeemed the payment): look again now. */
+export const railUpdatedSignal = defineSignal('railUpdated');
+export const progressQuery = defineQuery<PaymentProgress>('progress');
