@@ -10,7 +10,7 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import { AGENT_API_PREFIX, AppError, isAppError } from '@purser/core';
+import { AGENT_API_PREFIX, AppError } from '@purser/core';
 import { agentApiPlugin } from './http/agent-api/plugin';
 import { sandboxPaidRoutes } from './http/sandbox-paid-routes';
 import { fastifyTrustProxy } from './http/trust-proxy';
@@ -22,7 +22,7 @@ import { assistantRoute } from './http/assistant-route';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
 import { requireOperator } from './http/operator-token';
-import { isTransientDependencyError, RETRY_AFTER_SECONDS, unavailableError } from './http/transient-error';
+import { errorAnswer } from './http/error-answer';
 import { securityHeaders } from './http/security-headers';
 import { authenticateOwner } from './services/auth/authenticate-owner';
 import { apiV1Plugin } from './http/api-v1/plugin';
@@ -76,23 +76,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(fastifyHelmet, securityHeaders(deps.publicUrl));
 
   app.setErrorHandler((error, request, reply) => {
-    if (isTransientDependencyError(error)) {
-      request.log.warn({ err: error }, 'a dependency is unavailable: answered 503');
-      return reply.status(503).header('retry-after', RETRY_AFTER_SECONDS).send(unavailableError(error).toJSON());
-    }
-    if (isAppError(error)) {
-      if (error.httpStatus === 503) reply.header('retry-after', RETRY_AFTER_SECONDS);
-      return reply.status(error.httpStatus).send(error.toJSON());
-    }
-    const status = (error as { statusCode?: number }).statusCode ?? 500;
-    if (status < 500) {
-      const code = status === 413 ? 'PAYLOAD_TOO_LARGE' : 'BAD_REQUEST';
-      return reply.status(status).send({ error: { code, message: (error as Error).message } });
-    }
+    const answer = errorAnswer(error, 'rest');
+    if (answer.log === 'unavailable') request.log.warn({ err: error }, 'a dependency is unavailable: answered 503');
     // The client gets no detail of an unexpected failure, only the id to report; the log has it all.
-    request.log.error({ err: error }, 'unhandled error');
-    const { error: body } = new AppError('INTERNAL', 'Internal server error').toJSON();
-    return reply.status(500).send({ error: { ...body, request_id: request.id } });
+    if (answer.log === 'fault') request.log.error({ err: error }, 'unhandled error');
+    if (answer.retryAfterSeconds !== undefined) reply.header('retry-after', answer.retryAfterSeconds);
+    const body = { code: answer.code, message: answer.message, ...(answer.log === 'fault' && { request_id: request.id }) };
+    return reply.status(answer.httpStatus).send({ error: body });
   });
 
   // Public, for container and load-balancer health checks; the deep check runs a workflow,

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isAppError, parseAmount, type Currency, type ErrorCode } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
-import { BANK_RETURNS } from '../src/services/rails/bank-rail';
-import { CARD_DECLINES } from '../src/services/rails/card-rail';
+import { BANK_RETURNS, createBankRail } from '../src/services/rails/bank-rail';
+import { CARD_DECLINES, createCardRail } from '../src/services/rails/card-rail';
 import { createRails, selectRail, type Rails } from '../src/services/rails/create-rails';
 import { declinedError, type RailPayment } from '../src/services/rails/rail';
 import { destinationOf } from '../src/services/rails/solana-rail';
@@ -301,6 +301,21 @@ describe('bank rail (sandbox)', () => {
   it('quotes 0.8% capped at 5.00', async () => {
     expect((await rails.bank.quote(await intent({ amount: '100.00' }))).fee).toBe(usd('0.80'));
     expect((await rails.bank.quote(await intent({ amount: '10000.00' }))).fee).toBe(usd('5.00'));
+  });
+});
+
+describe('the sandbox simulators without a settlement delay', () => {
+  it('settle an approved card authorisation at once, with no settlement time, and decline at authorisation as before', async () => {
+    const card = createCardRail({ prisma, now: () => clock, settlementDelayMs: 0 });
+    const approved = await card.execute(await intent({ amount: '25.00' }));
+    expect(approved).toMatchObject({ status: 'settled', settledAt: clock, settleAfter: null, details: { authorizationCode: approved.reference.slice(-6).toUpperCase() } });
+    expect(await card.execute(await intent({ amount: '40.51' }))).toMatchObject({ status: 'declined', declineCode: 'insufficient_funds', settleAfter: null });
+  });
+
+  it('answer a bank transfer on its first execute: settled, or returned, at the time it was submitted', async () => {
+    const bank = createBankRail({ prisma, now: () => clock, settlementDelayMs: 0 });
+    expect(await bank.execute(await intent({ amount: '250.00' }))).toMatchObject({ status: 'settled', settleAfter: clock, settledAt: clock });
+    expect(await bank.execute(await intent({ amount: '90.61' }))).toMatchObject({ status: 'declined', declineCode: 'R01', settleAfter: clock, settledAt: null });
   });
 });
 

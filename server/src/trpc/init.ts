@@ -5,7 +5,7 @@
 import { initTRPC, TRPCError } from '@trpc/server';
 import { ZodError } from 'zod';
 import { ACCESS_TOKEN_TTL_SECONDS, AppError, isAppError, type ErrorCode } from '@purser/core';
-import { isTransientDependencyError, unavailableError } from '../http/transient-error';
+import { errorAnswer, INTERNAL_ERROR_MESSAGE } from '../http/error-answer';
 import type { Context } from './context';
 
 const TRPC_CODE_BY_STATUS: Record<number, TRPCError['code']> = {
@@ -36,7 +36,7 @@ const t = initTRPC.context<Context>().create({
     const unexpected = error.code === 'INTERNAL_SERVER_ERROR' && !appError;
     const appCode: ErrorCode | null = appError?.code ?? (issue ? 'VALIDATION_FAILED' : unexpected ? 'INTERNAL' : null);
     let message = issue?.message ?? shape.message;
-    if (unexpected) message = requestId ? `Internal server error (request ${requestId})` : 'Internal server error';
+    if (unexpected) message = requestId ? `${INTERNAL_ERROR_MESSAGE} (request ${requestId})` : INTERNAL_ERROR_MESSAGE;
     return { ...shape, message, data: { ...data, appCode, requestId } };
   },
   // Subscriptions (trpc/realtime) stream over server-sent events. Pings keep idle streams
@@ -50,18 +50,15 @@ const t = initTRPC.context<Context>().create({
   },
 });
 
-/** Turns AppErrors thrown by services into TRPCErrors with the matching code. */
+/** Turns what services throw into TRPCErrors with the matching code (http/error-answer.ts decides). */
 const mapAppErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && !isAppError(result.error.cause) && isTransientDependencyError(result.error.cause)) {
-    const cause = unavailableError(result.error.cause);
-    throw new TRPCError({ code: 'SERVICE_UNAVAILABLE', message: cause.message, cause });
-  }
-  if (!result.ok && isAppError(result.error.cause)) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: TRPC_CODE_BY_STATUS[cause.httpStatus] ?? 'INTERNAL_SERVER_ERROR', message: cause.message, cause });
-  }
-  return result;
+  if (result.ok) return result;
+  const answer = errorAnswer(result.error.cause, 'trpc');
+  // A fault, input validation and tRPC's own errors stay as tRPC made them: the formatter above
+  // answers them, and onError (app.ts) logs the faults.
+  if (answer.log === 'fault') return result;
+  throw new TRPCError({ code: TRPC_CODE_BY_STATUS[answer.httpStatus] ?? 'INTERNAL_SERVER_ERROR', message: answer.message, cause: answer.error });
 });
 
 export type { ErrorCode };

@@ -11,7 +11,6 @@ import { z } from 'zod';
 import {
   AGENT_TRANSACTIONS_LIMIT,
   agentPaymentInput,
-  isAppError,
   x402FetchInput,
   x402ProxyInput,
   x402RequirementsInput,
@@ -24,6 +23,7 @@ import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
 import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
 import type { AppDeps } from '../../trpc/context';
+import { errorAnswer } from '../error-answer';
 import { parseInput } from '../request-input';
 
 export const MCP_SERVER_INFO = { name: 'purser-agent', version: '1.0.0' };
@@ -58,11 +58,12 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, r
       try {
         return resultOf(await handler(args));
       } catch (error) {
-        if (isAppError(error)) return { isError: true, content: [{ type: 'text', text: `${error.code}: ${error.message}` }] };
+        const answer = errorAnswer(error, 'mcp');
+        if (answer.log !== 'fault') return { isError: true, content: [{ type: 'text', text: `${answer.code}: ${answer.message}` }] };
         // Anything else may carry internals (a query, a driver's words): the model gets the
         // request id to quote, the log gets the error.
         deps.logger.error({ err: error, tool: name, agentId: agent.agentId, reqId: requestId }, 'MCP tool failed');
-        return { isError: true, content: [{ type: 'text', text: `INTERNAL: Internal server error (request ${requestId}); try again later` }] };
+        return { isError: true, content: [{ type: 'text', text: `${answer.code}: ${answer.message} (request ${requestId}); try again later` }] };
       }
     });
 

@@ -30,10 +30,16 @@ export function auditChainIdOf(ownerId: string | null | undefined): string {
 export type AuditJson = string | number | boolean | null | AuditJson[] | { [key: string]: AuditJson | undefined };
 export type AuditData = { [key: string]: AuditJson | undefined };
 
-export type HashedAuditFields = {
+/**
+ * An event as its hash covers it and as an export line carries it (export-audit-log.ts): every
+ * column but seq and hash, positions as decimal strings, the time in ISO 8601. The one list of
+ * the audited fields: a field added here is hashed and exported alike. Its key order is the
+ * export line's.
+ */
+export type AuditRecord = {
   chainId: string;
-  chainSeq: bigint;
-  at: Date;
+  chainSeq: string;
+  at: string;
   actor: string;
   action: string;
   subject: string;
@@ -42,8 +48,13 @@ export type HashedAuditFields = {
   prevHash: string;
 };
 
-export function hashAuditEvent(event: HashedAuditFields): string {
-  const content = {
+/** The same fields as the database holds them. */
+export type HashedAuditFields = Omit<AuditRecord, 'chainSeq' | 'at'> & { chainSeq: bigint; at: Date };
+
+export function auditRecordOf(event: HashedAuditFields): AuditRecord {
+  return {
+    chainId: event.chainId,
+    chainSeq: event.chainSeq.toString(),
     at: event.at.toISOString(),
     actor: event.actor,
     action: event.action,
@@ -52,6 +63,10 @@ export function hashAuditEvent(event: HashedAuditFields): string {
     data: event.data,
     prevHash: event.prevHash,
   };
-  const hashed = event.chainId === LEGACY_CHAIN_ID ? content : { ...content, chainId: event.chainId, chainSeq: event.chainSeq.toString() };
+}
+
+export function hashAuditEvent(event: HashedAuditFields): string {
+  const { chainId, chainSeq, ...content } = auditRecordOf(event);
+  const hashed = chainId === LEGACY_CHAIN_ID ? content : { ...content, chainId, chainSeq };
   return createHash('sha256').update(canonicalJson(hashed), 'utf8').digest('hex');
 }
