@@ -6,8 +6,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentInput, type CreateAgentResult } from '@purser/core';
-import { requestKyaEscalationInput, type KyaEscalationResult, type KyaVerificationView } from '@purser/core/contracts/kya';
+import { createAgentInput, requestKyaEscalationInput, type CreateAgentResult, type KyaEscalationResult, type KyaVerificationView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { createAgent } from '../src/services/agents/create-agent';
 import { deleteAgent } from '../src/services/agents/delete-agent';

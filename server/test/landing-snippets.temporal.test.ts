@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { WebhookDeliveryView } from '@purser/core/contracts/webhooks';
+import type { WebhookDeliveryView } from '@purser/core';
 import { freePort } from '../../scripts/lib.mjs';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';

@@ -7,8 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentInput, evaluateGate } from '@purser/core';
-import { createPolicyInput, updatePolicyInput, type CreatePolicyBody, type PolicyView } from '@purser/core/contracts/policies';
+import { createAgentInput, evaluateGate, createPolicyInput, updatePolicyInput, type CreatePolicyBody, type PolicyView } from '@purser/core';
 import type { Prisma, PrismaClient } from '@purser/db';
 import { createAgent } from '../src/services/agents/create-agent';
 import { deleteAgent } from '../src/services/agents/delete-agent';

@@ -7,8 +7,7 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAgentInput } from '@purser/core';
-import { requestKyaEscalationInput } from '@purser/core/contracts/kya';
+import { createAgentInput, requestKyaEscalationInput } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { createAgent } from '../src/services/agents/create-agent';
 import { requestKyaEscalation } from '../src/services/agents/request-kya-escalation';

@@ -11,8 +11,9 @@ import type { AddressInfo } from 'node:net';
 import type { LightMyRequestResponse } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAppError, webhookEventView, type ErrorCode, type IntentView, type WebhookEventType } from '@purser/core';
 import {
+  isAppError,
+  webhookEventView,
   MAX_WEBHOOK_ENDPOINTS,
   WEBHOOK_DELIVERY_NOT_FOUND_MESSAGE,
   WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE,
@@ -20,10 +21,13 @@ import {
   WEBHOOK_SECRET_MESSAGE,
   WEBHOOK_URL_MESSAGE,
   createWebhookEndpointInput,
+  type ErrorCode,
+  type IntentView,
+  type WebhookEventType,
   type CreateWebhookEndpointBody,
   type WebhookDeliveryDetailView,
   type WebhookEndpointWithSecretView,
-} from '@purser/core/contracts/webhooks';
+} from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { buildOpenApiDocument } from '../src/http/api-v1/openapi';
 import { webhookRoutes } from '../src/http/api-v1/webhook-routes';

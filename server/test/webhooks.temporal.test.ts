@@ -15,8 +15,17 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Worker } from '@temporalio/worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhookEndpointInput, type WebhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
-import { startTemporalDevServer, WORKFLOWS_PATH, webhookDeliveryWorkflowId, createWebhookActivities, type DevServer, type WebhookRetryPolicy, type WebhookDeliveryResult, type webhookDeliveryWorkflow } from '@purser/workflows';
+import { createWebhookEndpointInput, type WebhookEndpointWithSecretView } from '@purser/core';
+import {
+  startTemporalDevServer,
+  WORKFLOWS_PATH,
+  webhookDeliveryWorkflowId,
+  createWebhookActivities,
+  type DevServer,
+  type WebhookRetryPolicy,
+  type WebhookDeliveryResult,
+  type webhookDeliveryWorkflow,
+} from '@purser/workflows';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';

@@ -12,9 +12,8 @@
 // front in one step: authorize runs gate, rail quote and reserve in one database transaction,
 // and the progress still lists each of those steps. Every other payment takes them one by one.
 import { ActivityFailure, ApplicationFailure, condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { IntentStatus, PaymentStep, PaymentSteps, RailName, StepStatus } from '@purser/core';
+import { evaluateGate, toGateDecision, type IntentStatus, type PaymentStep, type PaymentSteps, type RailName, type StepStatus } from '@purser/core';
 import { DEFAULT_APPROVAL_TIME_BOX_MS, PAYMENT_FAILURES } from '../constants';
-import { evaluateGate, toGateDecision } from '@purser/core/policy/gate';
 import {
   approvalDecidedSignal,
   cancelSignal,

@@ -3,8 +3,7 @@
  * read the verifications on record. Same services and contracts as the tRPC procedures.
  */
 import { z } from 'zod';
-import { agentIdSchema } from '@purser/core';
-import { kyaEscalationBody, kyaEscalationResult, listKyaVerificationsResult } from '@purser/core/contracts/kya';
+import { agentIdSchema, kyaEscalationBody, kyaEscalationResult, listKyaVerificationsResult } from '@purser/core';
 import { listKyaVerifications } from '../../services/agents/list-kya-verifications';
 import { requestKyaEscalation } from '../../services/agents/request-kya-escalation';
 import { defineRoute, type ApiRoute } from './define-route';

@@ -3,7 +3,7 @@
  * in shadow mode, versioned on change. Same services and contracts as the tRPC procedures.
  */
 import { z } from 'zod';
-import { createPolicyInput, policyChanges, policyListView, policyView } from '@purser/core/contracts/policies';
+import { createPolicyInput, policyChanges, policyListView, policyView } from '@purser/core';
 import { createPolicy } from '../../services/policies/create-policy';
 import { deletePolicy } from '../../services/policies/delete-policy';
 import { getPolicy } from '../../services/policies/get-policy';

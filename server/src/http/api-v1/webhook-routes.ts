@@ -18,7 +18,7 @@ import {
   webhookEndpointListView,
   webhookEndpointView,
   webhookEndpointWithSecretView,
-} from '@purser/core/contracts/webhooks';
+} from '@purser/core';
 import { createWebhookEndpoint } from '../../services/webhooks/create-webhook-endpoint';
 import { deleteWebhookEndpoint } from '../../services/webhooks/delete-webhook-endpoint';
 import { getWebhookDelivery } from '../../services/webhooks/get-webhook-delivery';

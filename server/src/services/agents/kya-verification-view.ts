@@ -1,5 +1,5 @@
 /** KYA verification rows to the wire shape of core/src/contracts/kya.ts. */
-import type { KyaVerificationView } from '@purser/core/contracts/kya';
+import type { KyaVerificationView } from '@purser/core';
 import type { Prisma } from '@purser/db';
 
 export const kyaVerificationSelect = {

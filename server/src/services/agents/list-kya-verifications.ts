@@ -1,5 +1,5 @@
 /** An agent's KYA verifications, verified and rejected, newest first; its owner's only. */
-import type { KyaVerificationView } from '@purser/core/contracts/kya';
+import type { KyaVerificationView } from '@purser/core';
 import { agentNotFound, assertUuids, ownedAgentWhere, type AgentServiceDeps } from './owned-agent';
 import { kyaVerificationSelect, serializeKyaVerification } from './kya-verification-view';
 

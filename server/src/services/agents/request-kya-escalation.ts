@@ -11,8 +11,7 @@
  * The agent row is locked first, so concurrent requests for one agent run one after the
  * other and the second sees the tier the first set.
  */
-import { AppError, compareTiers, nextTier, type KyaTier } from '@purser/core';
-import type { KyaEscalationResult, RequestKyaEscalationInput } from '@purser/core/contracts/kya';
+import { AppError, compareTiers, nextTier, type KyaTier, type KyaEscalationResult, type RequestKyaEscalationInput } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';

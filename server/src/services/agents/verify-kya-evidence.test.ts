@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { kyaEscalationBody, type KyaEscalationBody } from '@purser/core/contracts/kya';
+import { kyaEscalationBody, type KyaEscalationBody } from '@purser/core';
 import { SANDBOX_KYA_METHOD, SANDBOX_REJECT_TRIGGER, verifyKyaEvidence } from './verify-kya-evidence';
 
 const BASIC = { legal_name: 'Acme Robotics GmbH', contact_email: 'ops@acme.example' };

@@ -12,7 +12,7 @@
  * consulted only while the chain is the sandbox (request-kya-escalation.ts refuses with
  * SANDBOX_ONLY on a real network), so it never vouches for anyone where money is real.
  */
-import type { KyaEscalationRequest } from '@purser/core/contracts/kya';
+import type { KyaEscalationRequest } from '@purser/core';
 
 export const SANDBOX_KYA_METHOD = 'sandbox';
 export const SANDBOX_REJECT_TRIGGER = 'SANDBOX-REJECT';

@@ -3,8 +3,7 @@
  * one intent. Accepted while the intent has not passed its gate or waits for approval; the
  * workflow then runs the gate again with it. Past the gate it is 409: the payment was decided.
  */
-import { AppError, type AttachPolicyInput, type IntentView, type PolicyRules } from '@purser/core';
-import { policyRulesToDocument } from '@purser/core/policy/policy-document';
+import { AppError, policyRulesToDocument, type AttachPolicyInput, type IntentView, type PolicyRules } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import type { AuditData } from '../audit/audit-hash';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';

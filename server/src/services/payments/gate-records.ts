@@ -6,8 +6,17 @@
  * Reserve loads the same inputs under the wallet lock and evaluates them with the same
  * functions (core's policy/gate).
  */
-import { AppError, INTENT_NOT_FOUND_MESSAGE, PAYMENT_WORKFLOW_ACTOR, usageWindows, type IntentStatus, type GateDecision, type GateInput, type GateOutcome } from '@purser/core';
-import { policyRulesToDocument } from '@purser/core/policy/policy-document';
+import {
+  AppError,
+  INTENT_NOT_FOUND_MESSAGE,
+  PAYMENT_WORKFLOW_ACTOR,
+  usageWindows,
+  policyRulesToDocument,
+  type IntentStatus,
+  type GateDecision,
+  type GateInput,
+  type GateOutcome,
+} from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 import { DEFAULT_APPROVAL_TIME_BOX_MS } from '@purser/workflows';

@@ -3,9 +3,7 @@
  * name that has a current version already is refused; the name of a deleted policy starts
  * again at the version after its last.
  */
-import { AppError } from '@purser/core';
-import type { CreatePolicyInput, PolicyView } from '@purser/core/contracts/policies';
-import { policyRulesToDocument } from '@purser/core/policy/policy-document';
+import { AppError, policyRulesToDocument, type CreatePolicyInput, type PolicyView } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { lockOwnedAgent, type AgentServiceDeps } from '../agents/owned-agent';

@@ -2,7 +2,7 @@
  * Deletes a policy: its current version is switched off and marked superseded, with no newer
  * version, so it applies to nothing from now on. Rows are kept for the audit trail.
  */
-import type { PolicyView } from '@purser/core/contracts/policies';
+import type { PolicyView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import type { AgentServiceDeps } from '../agents/owned-agent';

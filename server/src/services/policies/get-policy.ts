@@ -1,5 +1,5 @@
 /** One of the owner's policies, any version (superseded and intent-attached ones included). */
-import type { PolicyView } from '@purser/core/contracts/policies';
+import type { PolicyView } from '@purser/core';
 import type { AgentServiceDeps } from '../agents/owned-agent';
 import { assertPolicyUuids, policyNotFound, policySelect, serializePolicy } from './owned-policy';
 

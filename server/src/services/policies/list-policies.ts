@@ -4,7 +4,7 @@
  * are those of deleted agents. With `agentId`, the policies that apply to that agent: the
  * owner-wide ones and its own. Superseded versions and deleted policies only on request.
  */
-import type { ListPoliciesInput, PolicyView } from '@purser/core/contracts/policies';
+import type { ListPoliciesInput, PolicyView } from '@purser/core';
 import type { Prisma } from '@purser/db';
 import { agentNotFound, assertUuids, ownedAgentWhere, type AgentServiceDeps } from '../agents/owned-agent';
 import { assertPolicyUuids, comparePolicyScope, policySelect, serializePolicy } from './owned-policy';

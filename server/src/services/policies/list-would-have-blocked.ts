@@ -12,8 +12,7 @@
  * which PostgreSQL and PGlite answer alike; the owner's (owner_id, created_at desc, id desc)
  * index gives the order.
  */
-import type { IntentListView } from '@purser/core';
-import type { WouldHaveBlockedInput } from '@purser/core/contracts/policies';
+import type { IntentListView, WouldHaveBlockedInput } from '@purser/core';
 import { Prisma, type PrismaClient } from '@purser/db';
 import { decodeIntentCursor, encodeIntentCursor } from '../intents/intent-cursor';
 import { intentSelect, toIntentView } from '../intents/intent-view';

@@ -3,9 +3,7 @@
  * 404 as a policy that does not exist), the row-to-view mapping, version numbering and the
  * audit event of a change.
  */
-import { AppError, canonicalJson } from '@purser/core';
-import { POLICY_NOT_FOUND_MESSAGE, type PolicyView } from '@purser/core/contracts/policies';
-import { policyRulesDocumentView, type StoredPolicyRules } from '@purser/core/policy/policy-document';
+import { AppError, canonicalJson, POLICY_NOT_FOUND_MESSAGE, policyRulesDocumentView, type PolicyView, type StoredPolicyRules } from '@purser/core';
 import { Prisma, type TransactionClient } from '@purser/db';
 import { appendAuditEvent } from '../audit/append-audit-event';
 import type { AuditData } from '../audit/audit-hash';

@@ -3,8 +3,7 @@
  * id) and mark the old one superseded, so what was enforced when stays on record; switching
  * the policy on or off flips the current version. A change that changes nothing writes nothing.
  */
-import type { PolicyView, UpdatePolicyInput } from '@purser/core/contracts/policies';
-import { policyRulesDocumentView, policyRulesToDocument } from '@purser/core/policy/policy-document';
+import { policyRulesDocumentView, policyRulesToDocument, type PolicyView, type UpdatePolicyInput } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import type { AgentServiceDeps } from '../agents/owned-agent';

@@ -3,8 +3,7 @@
  * encrypted before it reaches the database and is in the answer this once.
  */
 import { randomUUID } from 'node:crypto';
-import { AppError } from '@purser/core';
-import { MAX_WEBHOOK_ENDPOINTS, type CreateWebhookEndpointInput, type WebhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
+import { AppError, MAX_WEBHOOK_ENDPOINTS, type CreateWebhookEndpointInput, type WebhookEndpointWithSecretView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { recordWebhookChange } from './record-webhook-change';

@@ -2,7 +2,7 @@
  * Deletes an endpoint: the row stays (its delivery log still reads) with deletedAt set and
  * disabled, so it receives no new events and its pending retries stop at their next attempt.
  */
-import type { DeleteWebhookEndpointResult } from '@purser/core/contracts/webhooks';
+import type { DeleteWebhookEndpointResult } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { recordWebhookChange } from './record-webhook-change';

@@ -1,5 +1,5 @@
 /** One of the owner's deliveries with the body it sends and every attempt, oldest first. */
-import type { WebhookDeliveryDetailView } from '@purser/core/contracts/webhooks';
+import type { WebhookDeliveryDetailView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import {
   assertDeliveryIds,

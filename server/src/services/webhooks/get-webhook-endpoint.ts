@@ -1,5 +1,5 @@
 /** One of the owner's live webhook endpoints, without its secret. */
-import type { WebhookEndpointView } from '@purser/core/contracts/webhooks';
+import type { WebhookEndpointView } from '@purser/core';
 import { assertIds, ownedEndpointWhere, toWebhookEndpointView, webhookEndpointNotFound, webhookEndpointSelect, type WebhookServiceDeps } from './webhook-views';
 
 export async function getWebhookEndpoint(deps: Pick<WebhookServiceDeps, 'db'>, ownerId: string, endpointId: string): Promise<WebhookEndpointView> {

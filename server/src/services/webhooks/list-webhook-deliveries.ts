@@ -3,7 +3,7 @@
  * order), optionally of one endpoint and one status. A deleted endpoint's log still reads;
  * another owner's endpoint is 404.
  */
-import type { ListWebhookDeliveriesInput, WebhookDeliveryListView } from '@purser/core/contracts/webhooks';
+import type { ListWebhookDeliveriesInput, WebhookDeliveryListView } from '@purser/core';
 import type { Prisma } from '@purser/db';
 import { assertIds, toWebhookDeliveryView, webhookDeliverySelect, webhookEndpointNotFound, type WebhookServiceDeps } from './webhook-views';
 

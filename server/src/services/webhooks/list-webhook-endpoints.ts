@@ -1,5 +1,5 @@
 /** The owner's live webhook endpoints, newest first; never their secrets. */
-import type { WebhookEndpointListView } from '@purser/core/contracts/webhooks';
+import type { WebhookEndpointListView } from '@purser/core';
 import { assertIds, toWebhookEndpointView, webhookEndpointSelect, type WebhookServiceDeps } from './webhook-views';
 
 export async function listWebhookEndpoints(deps: Pick<WebhookServiceDeps, 'db'>, ownerId: string): Promise<WebhookEndpointListView> {

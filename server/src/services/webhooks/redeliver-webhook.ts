@@ -8,8 +8,7 @@
  * join one run instead of sending twice; a number whose run already finished without an
  * attempt (its endpoint was disabled) is skipped for the next.
  */
-import { AppError } from '@purser/core';
-import { type WebhookDeliveryView } from '@purser/core/contracts/webhooks';
+import { AppError, type WebhookDeliveryView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 import { startWebhookDeliveryRun } from './start-webhook-deliveries';

@@ -2,7 +2,7 @@
  * Replaces an endpoint's signing secret: deliveries from now on are signed with the new one
  * (retries of older events too), and the new secret is in the answer this once.
  */
-import type { RotateWebhookSecretInput, WebhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
+import type { RotateWebhookSecretInput, WebhookEndpointWithSecretView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { recordWebhookChange } from './record-webhook-change';

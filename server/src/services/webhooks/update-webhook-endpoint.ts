@@ -4,7 +4,7 @@
  * the log reads like the owner's intent). Disabling stops pending retries at their next
  * attempt; deliveries already made are kept.
  */
-import type { UpdateWebhookEndpointInput, WebhookEndpointView } from '@purser/core/contracts/webhooks';
+import type { UpdateWebhookEndpointInput, WebhookEndpointView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import type { AuditData } from '../audit/audit-hash';
 import { withAuditRetry } from '../audit/append-audit-event';

@@ -5,7 +5,7 @@
  * server once, in the answer to create or rotate-secret.
  */
 import { randomBytes } from 'node:crypto';
-import { WEBHOOK_SECRET_PREFIX } from '@purser/core/contracts/webhooks';
+import { WEBHOOK_SECRET_PREFIX } from '@purser/core';
 import { decryptSecret, encryptSecret } from '../../secrets';
 
 /** 32 bytes: inside the spec's 24 to 64 and as strong as the HMAC-SHA256 key can use. */

@@ -4,8 +4,15 @@
  * (deleted endpoints included: their log still reads). Any other answer is the same 404, so
  * an id of somebody else's endpoint or delivery reveals nothing.
  */
-import { AppError, type WebhookSubscribableEvent } from '@purser/core';
-import { WEBHOOK_DELIVERY_NOT_FOUND_MESSAGE, WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE, type WebhookDeliveryAttemptView, type WebhookDeliveryView, type WebhookEndpointView } from '@purser/core/contracts/webhooks';
+import {
+  AppError,
+  WEBHOOK_DELIVERY_NOT_FOUND_MESSAGE,
+  WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE,
+  type WebhookSubscribableEvent,
+  type WebhookDeliveryAttemptView,
+  type WebhookDeliveryView,
+  type WebhookEndpointView,
+} from '@purser/core';
 import type { Prisma, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 

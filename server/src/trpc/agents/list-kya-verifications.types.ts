@@ -1,5 +1,4 @@
-import { agentIdInput } from '@purser/core';
-import { listKyaVerificationsResult } from '@purser/core/contracts/kya';
+import { agentIdInput, listKyaVerificationsResult } from '@purser/core';
 
 export const listKyaVerificationsInput = agentIdInput;
 export const listKyaVerificationsOutput = listKyaVerificationsResult;

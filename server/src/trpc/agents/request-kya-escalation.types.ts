@@ -1,4 +1,4 @@
-import { kyaEscalationResult, requestKyaEscalationInput as requestKyaEscalationRequest } from '@purser/core/contracts/kya';
+import { kyaEscalationResult, requestKyaEscalationInput as requestKyaEscalationRequest } from '@purser/core';
 
 export const requestKyaEscalationInput = requestKyaEscalationRequest;
 export const requestKyaEscalationOutput = kyaEscalationResult;

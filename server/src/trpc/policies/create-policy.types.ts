@@ -1,4 +1,4 @@
-import { createPolicyInput as createPolicyRequest, policyView } from '@purser/core/contracts/policies';
+import { createPolicyInput as createPolicyRequest, policyView } from '@purser/core';
 
 export const createPolicyInput = createPolicyRequest;
 export const createPolicyOutput = policyView;

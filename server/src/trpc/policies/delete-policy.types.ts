@@ -1,4 +1,4 @@
-import { policyIdInput, policyView } from '@purser/core/contracts/policies';
+import { policyIdInput, policyView } from '@purser/core';
 
 export const deletePolicyInput = policyIdInput;
 export const deletePolicyOutput = policyView;

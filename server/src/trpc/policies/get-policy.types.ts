@@ -1,4 +1,4 @@
-import { policyIdInput, policyView } from '@purser/core/contracts/policies';
+import { policyIdInput, policyView } from '@purser/core';
 
 export const getPolicyInput = policyIdInput;
 export const getPolicyOutput = policyView;

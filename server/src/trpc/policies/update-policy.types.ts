@@ -1,4 +1,4 @@
-import { policyView, updatePolicyInput as updatePolicyRequest } from '@purser/core/contracts/policies';
+import { policyView, updatePolicyInput as updatePolicyRequest } from '@purser/core';
 
 export const updatePolicyInput = updatePolicyRequest;
 export const updatePolicyOutput = policyView;

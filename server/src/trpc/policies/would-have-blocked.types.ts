@@ -1,5 +1,4 @@
-import { intentListView } from '@purser/core';
-import { wouldHaveBlockedInput as wouldHaveBlockedRequest } from '@purser/core/contracts/policies';
+import { intentListView, wouldHaveBlockedInput as wouldHaveBlockedRequest } from '@purser/core';
 
 export const wouldHaveBlockedInput = wouldHaveBlockedRequest;
 export const wouldHaveBlockedOutput = intentListView;

@@ -1,4 +1,4 @@
-import { createWebhookEndpointInput as createEndpointRequest, webhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
+import { createWebhookEndpointInput as createEndpointRequest, webhookEndpointWithSecretView } from '@purser/core';
 
 export const createWebhookEndpointInput = createEndpointRequest;
 /** The endpoint and its signing secret (shown this once). */

@@ -1,4 +1,4 @@
-import { deleteWebhookEndpointResult, webhookEndpointIdInput } from '@purser/core/contracts/webhooks';
+import { deleteWebhookEndpointResult, webhookEndpointIdInput } from '@purser/core';
 
 export const deleteWebhookEndpointInput = webhookEndpointIdInput;
 export const deleteWebhookEndpointOutput = deleteWebhookEndpointResult;

@@ -1,4 +1,4 @@
-import { webhookDeliveryDetailView, webhookDeliveryIdInput } from '@purser/core/contracts/webhooks';
+import { webhookDeliveryDetailView, webhookDeliveryIdInput } from '@purser/core';
 
 export const getWebhookDeliveryInput = webhookDeliveryIdInput;
 /** The delivery, the body it sends and its attempt log. */

@@ -1,4 +1,4 @@
-import { webhookEndpointIdInput, webhookEndpointView } from '@purser/core/contracts/webhooks';
+import { webhookEndpointIdInput, webhookEndpointView } from '@purser/core';
 
 export const getWebhookEndpointInput = webhookEndpointIdInput;
 export const getWebhookEndpointOutput = webhookEndpointView;

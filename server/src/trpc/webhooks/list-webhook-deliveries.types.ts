@@ -1,4 +1,4 @@
-import { listWebhookDeliveriesInput as listDeliveriesRequest, webhookDeliveryListView } from '@purser/core/contracts/webhooks';
+import { listWebhookDeliveriesInput as listDeliveriesRequest, webhookDeliveryListView } from '@purser/core';
 
 export const listWebhookDeliveriesInput = listDeliveriesRequest;
 export const listWebhookDeliveriesOutput = webhookDeliveryListView;

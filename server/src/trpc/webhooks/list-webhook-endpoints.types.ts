@@ -1,3 +1,3 @@
-import { webhookEndpointListView } from '@purser/core/contracts/webhooks';
+import { webhookEndpointListView } from '@purser/core';
 
 export const listWebhookEndpointsOutput = webhookEndpointListView;

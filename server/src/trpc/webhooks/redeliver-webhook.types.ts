@@ -1,4 +1,4 @@
-import { redeliverWebhookInput as redeliverRequest, webhookDeliveryView } from '@purser/core/contracts/webhooks';
+import { redeliverWebhookInput as redeliverRequest, webhookDeliveryView } from '@purser/core';
 
 export const redeliverWebhookInput = redeliverRequest;
 export const redeliverWebhookOutput = webhookDeliveryView;

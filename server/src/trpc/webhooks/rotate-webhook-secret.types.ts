@@ -1,4 +1,4 @@
-import { rotateWebhookSecretInput as rotateSecretRequest, webhookEndpointWithSecretView } from '@purser/core/contracts/webhooks';
+import { rotateWebhookSecretInput as rotateSecretRequest, webhookEndpointWithSecretView } from '@purser/core';
 
 export const rotateWebhookSecretInput = rotateSecretRequest;
 /** The endpoint and its new signing secret (shown this once). */

@@ -1,4 +1,4 @@
-import { updateWebhookEndpointInput as updateEndpointRequest, webhookEndpointView } from '@purser/core/contracts/webhooks';
+import { updateWebhookEndpointInput as updateEndpointRequest, webhookEndpointView } from '@purser/core';
 
 export const updateWebhookEndpointInput = updateEndpointRequest;
 export const updateWebhookEndpointOutput = webhookEndpointView;
