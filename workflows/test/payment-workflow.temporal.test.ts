@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type IntentStatus, type GateDecision } from '@purser/core';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { createActivities, createPaymentsWorker, paymentWorkflowId, startTemporalDevServer, WORKFLOW_NAMES, type DevServer, type PaymentSteps } from '../src/index';
-import type { PaymentProgress, paymentWorkflow } from '../src/workflows/payment';
+import type { paymentWorkflow } from '../src/workflows/payment';
+import type { PaymentProgress } from '../src/workflows/payment-messages';
 
 const allow: GateDecision = { decision: 'allow', fired: [], shadow: [], timeBoxMs: null, evaluatedAt: '2026-11-24T00:00:00.000Z' };
 

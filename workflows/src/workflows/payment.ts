@@ -25,8 +25,6 @@ import {
   type PaymentWorkflowInput,
 } from './payment-messages';
 
-export * from './payment-messages';
-
 // Database steps retry until the database answers: a payment must never stop half-way with
 // funds held. Business failures are non-retryable and end the step at once.
 const DATABASE_RETRY = { initialInterval: '500 milliseconds', backoffCoefficient: 2, maximumInterval: '30 seconds' } as const;

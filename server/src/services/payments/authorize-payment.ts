@@ -15,6 +15,7 @@
  */
 import { isAppError, type AuthorizeOutcome, type GateDecision, evaluateGate, toGateDecision, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import { getOrCreateAgentAccount } from '../ledger/post-ledger-transaction';
 import { intentSelect, toIntentView, type IntentRow } from '../intents/intent-view';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
@@ -23,7 +24,7 @@ import type { Rail } from '../rails/rail';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { gateAudit, loadGateInput } from './gate-records';
 import { toRailPayment } from './rail-steps';
-import { holdFunds, withMoneyRetry } from './reserve-funds';
+import { holdFunds } from './reserve-funds';
 
 export interface AuthorizeDeps {
   prisma: PrismaClient;
@@ -34,7 +35,7 @@ export interface AuthorizeDeps {
 }
 
 export async function authorizePayment({ prisma, rails, startDeliveries, log }: AuthorizeDeps, intentId: string): Promise<AuthorizeOutcome> {
-  const result = await withMoneyRetry(prisma, (tx) => authorizeInTransaction(tx, rails, intentId, log));
+  const result = await withAuditRetry(prisma, (tx) => authorizeInTransaction(tx, rails, intentId, log));
   if (!result) return { authorized: false };
   await startDeliveries(result.deliveryIds);
   return { authorized: true, rail: result.rail.name, sandbox: result.rail.sandbox, decision: result.decision };

@@ -15,7 +15,7 @@ import { openApproval, resolveApproval } from './approval-steps';
 import { authorizePayment } from './authorize-payment';
 import { applyGateDecision, loadGateInput } from './gate-records';
 import { abandonRail, checkRail, chooseRail, executeOnRail } from './rail-steps';
-import { reserveFunds, withMoneyRetry } from './reserve-funds';
+import { reserveFunds } from './reserve-funds';
 import { captureInTransaction, capturePayment, failIntent, releaseFunds } from './settle-payment';
 
 export interface PaymentStepsDeps extends Pick<AppDeps, 'db' | 'temporal' | 'logger'> {
@@ -52,7 +52,7 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
       await startWebhookDeliveries(temporal, captured.deliveryIds);
     },
     async settle(intentId, steps) {
-      const deliveryIds = await withMoneyRetry(prisma, async (tx) => {
+      const deliveryIds = await withAuditRetry(prisma, async (tx) => {
         const captured = await captureInTransaction(tx, intentId);
         const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
         const emitted = await emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type: 'settlement.completed', intent: toIntentView(row) });

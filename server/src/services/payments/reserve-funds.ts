@@ -9,7 +9,6 @@
 import { AppError, railFromDb, type ReserveOutcome, evaluateGate, toGateDecision, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
-import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
 import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { loadGateInput } from './gate-records';
@@ -21,7 +20,7 @@ type HoldRow = Prisma.PaymentIntentGetPayload<{ select: typeof holdRowSelect }>;
 type Refusal = { code: 'POLICY_VIOLATION' | 'INSUFFICIENT_FUNDS' | 'AGENT_SUSPENDED'; message: string };
 
 export async function reserveFunds(prisma: PrismaClient, intentId: string): Promise<ReserveOutcome> {
-  const result = await withMoneyRetry(prisma, (tx) => reserveInTransaction(tx, intentId));
+  const result = await withAuditRetry(prisma, (tx) => reserveInTransaction(tx, intentId));
   if ('refusal' in result) throw new AppError(result.refusal.code, result.refusal.message);
   return result.outcome;
 }
@@ -117,9 +116,4 @@ export async function holdFunds(
     data: { reservedAt: at, policyDecision },
     audit: { ledger_transaction_id: hold.id, amount: intent.amount.toString(), currency: intent.currency },
   });
-}
-
-/** A money transaction with the wallet-burst timeouts, run again on an audit chain conflict. */
-export function withMoneyRetry<T>(prisma: PrismaClient, fn: (tx: TransactionClient) => Promise<T>): Promise<T> {
-  return withAuditRetry(prisma, fn, { transactionOptions: MONEY_TRANSACTION_OPTIONS });
 }

@@ -9,6 +9,7 @@
  */
 import { type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
+import { withAuditRetry } from '../audit/append-audit-event';
 import {
   externalAccountId,
   getOrCreateAgentAccount,
@@ -19,7 +20,6 @@ import {
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { budgetAlertDeliveryIds, recordBudgetAlerts } from '../budgets/record-budget-alerts';
 
-import { withMoneyRetry } from './reserve-funds';
 
 export interface CaptureResult {
   /** Webhook deliveries of the budget alerts the capture caused: start them after commit. */
@@ -27,7 +27,7 @@ export interface CaptureResult {
 }
 
 export async function capturePayment(prisma: PrismaClient, intentId: string): Promise<CaptureResult> {
-  return withMoneyRetry(prisma, (tx) => captureInTransaction(tx, intentId));
+  return withAuditRetry(prisma, (tx) => captureInTransaction(tx, intentId));
 }
 
 /**
@@ -113,7 +113,7 @@ async function recordChainSettlement(tx: TransactionClient, intentId: string, ag
 
 /** Returns held funds to the agent (when any are held) and fails the intent with the reason. */
 export async function releaseFunds(prisma: PrismaClient, intentId: string, failure: { code: string; message: string }): Promise<void> {
-  await withMoneyRetry(prisma, async (tx) => {
+  await withAuditRetry(prisma, async (tx) => {
     const intent = await lockIntent(tx, intentId);
     if (intent.status !== 'processing' || intent.settledAt !== null) return; // released already, or never reserved
     const wallet = await tx.agentWallet.findUniqueOrThrow({ where: { agentId: intent.agentId }, select: { id: true } });
@@ -143,7 +143,7 @@ export async function releaseFunds(prisma: PrismaClient, intentId: string, failu
 
 /** Fails an intent that holds no funds; a terminal intent is left as it is. */
 export async function failIntent(prisma: PrismaClient, intentId: string, failure: { code: string; message: string }): Promise<IntentStatus> {
-  return withMoneyRetry(prisma, async (tx) => {
+  return withAuditRetry(prisma, async (tx) => {
     const intent: LockedIntent = await lockIntent(tx, intentId);
     if (intent.reservedAt !== null) throw new Error(`Payment intent ${intentId} holds funds: release them instead`);
     if (!['created', 'pending_approval', 'approved'].includes(intent.status)) return intent.status;
