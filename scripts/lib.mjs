@@ -11,12 +11,39 @@ export function log(message) {
   process.stderr.write(`[purser] ${message}\n`);
 }
 
-/** Runs a command with inherited stdio; resolves with its exit code (never rejects on failure). */
-export function run(command, args, options = {}) {
+/**
+ * Runs a command with inherited stdio; resolves with its exit code (never rejects on failure).
+ * With `prefix`, each line of its output is written with that prefix, so that two commands
+ * running side by side can be told apart in one log.
+ */
+export function run(command, args, { prefix, ...options } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, stdio: 'inherit', ...options });
+    const child = spawn(command, args, { cwd: ROOT, stdio: prefix ? ['ignore', 'pipe', 'pipe'] : 'inherit', ...options });
+    if (prefix) {
+      prefixLines(child.stdout, process.stdout, prefix);
+      prefixLines(child.stderr, process.stderr, prefix);
+    }
     child.on('error', reject);
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    // A grandchild left running may hold the pipes open: the output has two seconds to drain.
+    const closed = new Promise((done) => child.on('close', done));
+    child.on('exit', (code, signal) => {
+      const exitCode = code ?? (signal ? 128 : 1);
+      if (!prefix) return resolve(exitCode);
+      void Promise.race([closed, new Promise((done) => setTimeout(done, 2_000))]).then(() => resolve(exitCode));
+    });
+  });
+}
+
+function prefixLines(from, to, prefix) {
+  let partial = '';
+  from.setEncoding('utf8');
+  from.on('data', (chunk) => {
+    const lines = (partial + chunk).split('\n');
+    partial = lines.pop();
+    for (const line of lines) to.write(`${prefix} ${line}\n`);
+  });
+  from.on('end', () => {
+    if (partial) to.write(`${prefix} ${partial}\n`);
   });
 }
 

@@ -25,10 +25,10 @@ function wanted(name) {
   return only.length === 0 || only.includes(name);
 }
 
-async function check(name, command, args, options) {
+async function check(name, command, args, options = {}) {
   if (!wanted(name)) return;
   log(`--- ${name}`);
-  const code = await run(command, args, options);
+  const code = await run(command, args, { prefix: `[${name}]`, ...options });
   record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
 }
 
@@ -52,7 +52,7 @@ async function vitest(name, project, env = {}) {
   const code = await run(
     'npx',
     ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
-    { env: { ...process.env, ...env } },
+    { env: { ...process.env, ...env }, prefix: `[${name}]` },
   );
   const counts = readCounts(file, (report) => ({
     passed: report.numPassedTests,
@@ -168,6 +168,7 @@ async function e2e(temporalCli, chromium) {
     rmSync(file, { force: true });
     const code = await run('npx', ['playwright', 'test'], {
       cwd: path.join(ROOT, 'e2e'),
+      prefix: '[e2e]',
       // E2E_DATA_DIR lets specs mint invitation codes with `npm run invite` against this product.
       env: {
         ...process.env,
@@ -221,33 +222,48 @@ async function main() {
   // hook whose timeout it would overrun on a fresh machine.
   const n8n = wanted('temporal') ? inBackground(() => ensureN8n({ log })) : undefined;
 
-  // Type-aware rules load every workspace's TypeScript program: more than Node's default heap.
-  await check('lint', 'npx', ['eslint', '.'], { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' } });
-  // The house rules of imports (.dependency-cruiser.cjs): no cycles, no workspace reaching into
-  // another's files, core below everything, no server code in workflows or the browser.
-  const workspaces = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
-  await check('dependencies', 'npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err', ...workspaces]);
-  // n8n's own lint for community node packages (installs @n8n/node-cli into the cache once).
-  await check('n8n-node-lint', process.execPath, ['n8n-nodes/scripts/n8n-node-lint.mjs']);
-  await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
+  // Two lanes, side by side: eslint and tsc each use one core, and this machine has two.
+  await Promise.all([
+    // Type-aware rules load every workspace's TypeScript program: more than Node's default heap.
+    check('lint', 'npx', ['eslint', '.'], { env: { ...process.env, NODE_OPTIONS: '--max-old-space-size=8192' } }),
+    (async () => {
+      // The house rules of imports (.dependency-cruiser.cjs): no cycles, no workspace reaching into
+      // another's files, core below everything, no server code in workflows or the browser.
+      const workspaces = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
+      await check('dependencies', 'npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err', ...workspaces]);
+      // n8n's own lint for community node packages (installs @n8n/node-cli into the cache once).
+      await check('n8n-node-lint', process.execPath, ['n8n-nodes/scripts/n8n-node-lint.mjs']);
+      await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);
+    })(),
+  ]);
   await debian;
   await vitest('unit', 'unit');
 
   const adminUrl = wanted('db-postgres') || wanted('temporal') ? await postgresAdminUrl() : undefined;
-  if (wanted('db-postgres')) {
-    if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
-    else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
-    else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
-  }
-  await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
-  // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
-  // a separate worker process, which must reach the same database.
-  if (wanted('temporal')) {
-    await n8n;
-    if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: await temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
-    else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
-  }
-  await e2e(await temporalCli, await debian);
+  // Two lanes again. The database suites keep both cores busy (vitest runs their files side by
+  // side); the temporal suite runs one file at a time and the e2e suite one browser, both
+  // mostly waiting on servers, so they run beside the database suites rather than after them.
+  // Each test makes its own database, so the lanes share nothing but the PostgreSQL server.
+  await Promise.all([
+    (async () => {
+      if (wanted('db-postgres')) {
+        if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+        else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+        else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
+      }
+      await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
+    })(),
+    (async () => {
+      // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
+      // a separate worker process, which must reach the same database.
+      if (wanted('temporal')) {
+        await n8n;
+        if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: await temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+        else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+      }
+      await e2e(await temporalCli, await debian);
+    })(),
+  ]);
 
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
