@@ -18,8 +18,18 @@ const ENTRIES = [
   '^prisma/src/testing\\.ts$',
   '^workflows/src/index\\.ts$',
   '^server/src/index\\.ts$',
+  // The product under test (dev server, app, workers, paying agents) for the sdk and n8n suites.
+  '^server/src/testing\\.ts$',
   '^docs-content/src/index\\.ts$',
+  // The web bundle's: the parsers and the content as text; the index reads files (Node only).
+  '^docs-content/src/browser\\.ts$',
+  // Sample type-checking for the web's snippet test: it loads the TypeScript compiler.
+  '^docs-content/src/typescript-samples\\.ts$',
+  // The whitepaper as markdown and PDF, which the web build publishes.
+  '^docs-content/scripts/build-whitepaper-pdf\\.mjs$',
   '^sdk/src/index\\.ts$',
+  // The landing page's words (FAQ, protocols), which the end-to-end tests check the page against.
+  '^web/src/index\\.ts$',
 ];
 
 /** @type {import('dependency-cruiser').IConfiguration} */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
-import { buildWhitepaperPdf, renderWhitepaperMarkdown } from '../docs-content/scripts/build-whitepaper-pdf.mjs';
+import { buildWhitepaperPdf, renderWhitepaperMarkdown } from '@purser/docs-content/whitepaper';
 
 const apiServer = 'http://127.0.0.1:3000';
 const proxiedPaths = ['/trpc', '/api', '/auth', '/functions', '/healthz', '/.well-known'];

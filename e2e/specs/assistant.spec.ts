@@ -8,7 +8,7 @@
 // answers are hand-built in the endpoint's wire format; they are no model and no server. The
 // last test asks the real endpoint of the running product.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ASSISTANT_ERROR_MESSAGE, ASSISTANT_GREETING, ASSISTANT_PATH, PUBLIC_ANON_KEY } from '../../core/src/contracts/assistant';
+import { ASSISTANT_ERROR_MESSAGE, ASSISTANT_GREETING, ASSISTANT_PATH, PUBLIC_ANON_KEY } from '@purser/core';
 import { watchCspViolations } from '../support/csp-violations';
 import { auditPage, openInTheme, THEMES, WIDTHS } from '../support/page-checks';
 import { startScriptedSseServer, type ScriptedSseServer } from '../support/scripted-sse-server';

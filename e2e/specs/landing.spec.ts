@@ -3,9 +3,8 @@
 // pillars, use cases, Start building, FAQ and footer, the spec's section order, and the
 // accessibility and layout audit in both themes.
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { BOOKING_URL } from '../../docs-content/src/constants';
-import { FAQ } from '../../web/src/features/landing/data/faq';
-import { PROTOCOLS, type Protocol } from '../../web/src/features/landing/data/protocols';
+import { BOOKING_URL } from '@purser/docs-content';
+import { FAQ, PROTOCOLS, type Protocol } from '@purser/web';
 import { auditPage } from '../support/page-checks';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });

@@ -1,8 +1,7 @@
 // The body of a blog post or of the responsible-AI page: the restricted blocks of docs-content
 // (headings, paragraphs, bulleted and numbered lists), shown as plain text. Headings get
 // GitHub-style ids, the ones the content's `/page#heading` links are checked against.
-import type { Block } from '@purser/docs-content/schemas';
-import { headingSlugs } from '@purser/docs-content/markdown-outline';
+import { headingSlugs, type Block } from '@purser/docs-content/browser';
 import { Box, Typography } from '@mui/material';
 
 /** Anchor targets stop this far below the top of the window, clear of the sticky top bar. */

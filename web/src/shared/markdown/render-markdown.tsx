@@ -2,7 +2,7 @@
 // tokens: headings, paragraphs, lists, code blocks, tables, quotes and rules. Nothing is ever
 // inserted as HTML; raw HTML blocks are shown as text. Headings get the ids
 // `markdown-outline` computes, so the content's `/page#heading` links land on them.
-import { outlineMarkdown } from '@purser/docs-content/markdown-outline';
+import { outlineMarkdown } from '@purser/docs-content/browser';
 import { marked, type Token, type Tokens } from 'marked';
 import { createElement, type ReactNode } from 'react';
 import { renderInline } from './markdown-inline';

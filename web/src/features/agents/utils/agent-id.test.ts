@@ -1,4 +1,4 @@
-import { agentIdSchema } from '@purser/core/contracts/agents';
+import { agentIdSchema } from '@purser/core';
 import { describe, expect, it } from 'vitest';
 import { isAgentId } from './agent-id';
 

@@ -1,10 +1,18 @@
 // KYA on the agent page: a tier's eIDAS level and caps, and the escalation form's fields <->
 // agents.requestKyaEscalation's input, checked with the server's own schema (core's
 // requestKyaEscalationInput) so each field shows the message the server would answer.
-import { KYA_TIER_NAMES } from '@purser/core/contracts/agents';
-import { KYA_ESCALATION_TARGETS, KYA_EVIDENCE_FIELDS, requestKyaEscalationInput, type KyaEscalationTarget, type RequestKyaEscalationBody } from '@purser/core/contracts/kya';
-import { KYA_TIER_CAPS, KYA_TIER_EIDAS_LEVELS, type KyaTier } from '@purser/core/kya';
-import { toDecimalString } from '@purser/core/money';
+import {
+  KYA_ESCALATION_TARGETS,
+  KYA_EVIDENCE_FIELDS,
+  KYA_TIER_CAPS,
+  KYA_TIER_EIDAS_LEVELS,
+  KYA_TIER_NAMES,
+  requestKyaEscalationInput,
+  toDecimalString,
+  type KyaEscalationTarget,
+  type KyaTier,
+  type RequestKyaEscalationBody,
+} from '@purser/core';
 
 export type { KyaEscalationTarget, KyaTier };
 

@@ -1,7 +1,7 @@
 // The spending rules form of the agent page: its text fields <-> agents.updateSpendingRules'
 // input. Checked with the server's own schema (core's updateSpendingRulesInput), so the form
 // shows the very message the server would answer, under the field it is about.
-import { updateSpendingRulesInput, type UpdateSpendingRulesBody } from '@purser/core/contracts/agents';
+import { updateSpendingRulesInput, type UpdateSpendingRulesBody } from '@purser/core';
 
 export interface SpendingRulesForm {
   maxTransactionAmount: string;

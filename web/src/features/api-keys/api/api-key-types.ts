@@ -1,6 +1,6 @@
 // The shapes the API keys page reads, taken from the server's router type (erased at build).
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 

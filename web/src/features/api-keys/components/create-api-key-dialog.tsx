@@ -2,7 +2,7 @@
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { API_KEY_NAME_MAX_LENGTH } from '@purser/core/contracts/auth';
+import { API_KEY_NAME_MAX_LENGTH } from '@purser/core';
 import { useTRPC } from '../../../shared/trpc';
 import type { CreatedOwnerApiKey } from '../api/api-key-types';
 import { errorMessage } from '../utils/trpc-errors';

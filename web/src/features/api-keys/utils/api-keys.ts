@@ -1,6 +1,6 @@
 // Reading the owner's API keys for the page: active ones first (newest first), then revoked
 // ones (most recently revoked first), how many more may be created, and how dates read.
-import { MAX_ACTIVE_OWNER_API_KEYS } from '@purser/core/contracts/auth';
+import { MAX_ACTIVE_OWNER_API_KEYS } from '@purser/core';
 import type { OwnerApiKey } from '../api/api-key-types';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,6 +1,6 @@
 // The assistant call (spec section 7): the conversation goes to the same-origin endpoint with
 // the public anonymous key, and the reply streams back as server-sent events.
-import { ASSISTANT_PATH, PUBLIC_ANON_KEY, type AssistantMessage } from '@purser/core/contracts/assistant-constants';
+import { ASSISTANT_PATH, PUBLIC_ANON_KEY, type AssistantMessage } from '@purser/core';
 import { AssistantStreamError, readAssistantStream } from './assistant-stream';
 
 export interface AskAssistantInput {

@@ -5,7 +5,7 @@ import SendRounded from '@mui/icons-material/SendRounded';
 // OutlinedInput, not TextField: the same field without the label and select machinery
 // (TextField brings Select, Menu and Modal into the panel's download).
 import { Box, IconButton, OutlinedInput } from '@mui/material';
-import { ASSISTANT_LIMITS } from '@purser/core/contracts/assistant-constants';
+import { ASSISTANT_LIMITS } from '@purser/core';
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
 
 interface AssistantComposerProps {

@@ -3,7 +3,7 @@
 // markdown.
 import { Box } from '@mui/material';
 import { alpha, type Theme } from '@mui/material/styles';
-import type { AssistantMessage } from '@purser/core/contracts/assistant-constants';
+import type { AssistantMessage } from '@purser/core';
 import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { AssistantMarkdown } from './assistant-markdown';
 

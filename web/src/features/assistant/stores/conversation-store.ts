@@ -1,7 +1,7 @@
 // The conversation with the assistant, in memory only (spec section 4): it lives as long as the
 // page does, so closing and reopening the widget or moving between pages keeps it, and a reload
 // starts again from the greeting. Loaded with the panel, not with the page.
-import { ASSISTANT_ERROR_MESSAGE, ASSISTANT_GREETING, type AssistantMessage } from '@purser/core/contracts/assistant-constants';
+import { ASSISTANT_ERROR_MESSAGE, ASSISTANT_GREETING, type AssistantMessage } from '@purser/core';
 import { createStore, useStore } from 'zustand';
 import { askAssistant } from '../api/ask-assistant';
 import { requestMessages, requestPage, withReply } from '../utils/conversation';

@@ -1,4 +1,4 @@
-import { ASSISTANT_LIMITS, type AssistantMessage } from '@purser/core/contracts/assistant-constants';
+import { ASSISTANT_LIMITS, type AssistantMessage } from '@purser/core';
 import { describe, expect, it } from 'vitest';
 import { requestMessages, requestPage, withReply } from './conversation';
 

@@ -1,6 +1,6 @@
 // Pure steps of a conversation with the assistant (spec section 4, Chat widget), kept apart
 // from the store so they can be tested on their own.
-import { ASSISTANT_LIMITS, type AssistantMessage } from '@purser/core/contracts/assistant-constants';
+import { ASSISTANT_LIMITS, type AssistantMessage } from '@purser/core';
 
 /**
  * The conversation with the reply so far: while a reply streams, the last assistant message

@@ -1,6 +1,6 @@
 // POST /auth/v1/token?grant_type=password (spec section 7). The server sets the session cookies;
 // the answer is reduced to the session metadata the store keeps.
-import type { SignInInput } from '@purser/core/contracts/auth';
+import type { SignInInput } from '@purser/core';
 import { authRequest, sessionFromUser, type AuthSessionView } from '../../../shared/session/auth-api';
 import type { Session } from '../../../shared/session/session-store';
 

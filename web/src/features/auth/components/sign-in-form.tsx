@@ -2,7 +2,7 @@
 import { Button, Stack, TextField } from '@mui/material';
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { SIGN_IN_FORM_FIELDS, signInForm, type SignInForm } from '@purser/core/contracts/auth';
+import { SIGN_IN_FORM_FIELDS, signInForm, type SignInForm } from '@purser/core';
 import type { Session } from '../../../shared/session/session-store';
 import { signIn } from '../api/sign-in';
 import { signInErrorMessage } from '../utils/auth-error-message';

@@ -3,7 +3,7 @@
 import { Button, Stack, TextField } from '@mui/material';
 import { useRef, useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
-import { SIGN_UP_FORM_FIELDS, signUpBodyFromForm, signUpForm, type SignUpForm } from '@purser/core/contracts/auth';
+import { SIGN_UP_FORM_FIELDS, signUpBodyFromForm, signUpForm, type SignUpForm } from '@purser/core';
 import type { Session } from '../../../shared/session/session-store';
 import { signUp } from '../api/sign-up';
 import { signUpErrorMessage } from '../utils/auth-error-message';

@@ -1,11 +1,7 @@
 // The toast for a failed sign-in or sign-up (spec section 8). Known refusals read as the spec
 // words them, whatever the server's wording; other refusals (say, too many attempts) show the
 // server's own message; anything without one falls back to a generic line.
-import {
-  EMAIL_TAKEN_MESSAGE,
-  INVALID_CREDENTIALS_MESSAGE,
-  INVALID_INVITATION_MESSAGE,
-} from '@purser/core/contracts/auth';
+import { EMAIL_TAKEN_MESSAGE, INVALID_CREDENTIALS_MESSAGE, INVALID_INVITATION_MESSAGE } from '@purser/core';
 import { AuthApiError } from '../../../shared/session/auth-api';
 
 export const SIGN_IN_FALLBACK_MESSAGE = 'Failed to sign in';

@@ -1,6 +1,6 @@
 // The one validation message a form shows (spec section 5: only the first), and the field it
 // belongs to, so the form can mark that field and move focus to it.
-import { firstValidationMessage } from '@purser/core/contracts/auth';
+import { firstValidationMessage } from '@purser/core';
 
 export interface FieldError<F extends string> {
   field: F;

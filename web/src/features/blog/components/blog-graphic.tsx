@@ -1,6 +1,6 @@
 // A post's picture, drawn from its front matter (`graphic`): a two-colour gradient, a line
 // motif in the accent colour and the post's icon. Decorative: the title says what it is.
-import type { BlogFrontMatter } from '@purser/docs-content/schemas';
+import type { BlogFrontMatter } from '@purser/docs-content/browser';
 import { Box } from '@mui/material';
 import { graphicIcon } from '../utils/graphic-icons';
 import { MotifLines } from './motif-lines';

@@ -1,7 +1,7 @@
 // One article on /blog: graphic, date, title, intro, tags, optional source and 'Read article'.
 import ArrowForwardRounded from '@mui/icons-material/ArrowForwardRounded';
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
-import type { BlogPost } from '@purser/docs-content/schemas';
+import type { BlogPost } from '@purser/docs-content/browser';
 import { Button, Card, CardActions, CardContent, Link, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import { BlogGraphic } from './blog-graphic';

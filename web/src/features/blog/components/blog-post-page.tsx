@@ -1,5 +1,5 @@
 // Route '/blog/:postId': one article. Unknown ids go back to the list (replacing the entry).
-import type { BlogPost } from '@purser/docs-content/schemas';
+import type { BlogPost } from '@purser/docs-content/browser';
 import { Box, Grid, Typography } from '@mui/material';
 import { Navigate, useParams } from 'react-router';
 import { ContentBlocks } from '../../../shared/content/content-blocks';

@@ -1,6 +1,6 @@
 // The article page's side column: Published, Topics and Source, then 'Continue exploring'.
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
-import type { BlogPost } from '@purser/docs-content/schemas';
+import type { BlogPost } from '@purser/docs-content/browser';
 import { Box, Button, Card, CardContent, Link, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';

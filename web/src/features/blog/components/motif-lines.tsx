@@ -1,6 +1,6 @@
 // The four background motifs a post graphic can use (docs-content MOTIFS), as simple SVG line
 // drawings that stretch over the gradient.
-import type { BlogFrontMatter } from '@purser/docs-content/schemas';
+import type { BlogFrontMatter } from '@purser/docs-content/browser';
 import type { ReactNode } from 'react';
 
 type Motif = BlogFrontMatter['graphic']['motif'];

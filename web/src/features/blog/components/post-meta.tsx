@@ -1,5 +1,5 @@
 // Small pieces of an article shown on its card and on its page: the date and the topic tags.
-import { parseTextDate } from '@purser/docs-content/schemas';
+import { parseTextDate } from '@purser/docs-content/browser';
 import { Chip, Stack } from '@mui/material';
 
 /** The article's date as written ('Oct 18, 2025'), machine-readable for assistive tools. */

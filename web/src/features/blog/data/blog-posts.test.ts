@@ -1,5 +1,4 @@
-import { BLOG_DATE_RANGE, BLOG_POST_IDS } from '@purser/docs-content/constants';
-import { parseTextDate } from '@purser/docs-content/schemas';
+import { BLOG_DATE_RANGE, BLOG_POST_IDS, parseTextDate } from '@purser/docs-content/browser';
 import { describe, expect, it } from 'vitest';
 import { GRAPHIC_ICONS } from '../utils/graphic-icons';
 import { blogPosts, findBlogPost } from './blog-posts';

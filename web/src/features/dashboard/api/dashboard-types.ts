@@ -1,7 +1,7 @@
 // The shapes the dashboard reads, taken from the server's router type (no server code is
 // bundled: these imports are erased).
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 

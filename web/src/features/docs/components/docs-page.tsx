@@ -1,7 +1,7 @@
 // Route '/docs': the documentation hub. Quick links on top, then the seven sections of
 // docs-content/docs in one page, with the grouped navigation on the left and, on wide
 // screens, 'On this page' on the right.
-import { DOC_SECTION_IDS } from '@purser/docs-content/constants';
+import { DOC_SECTION_IDS } from '@purser/docs-content/browser';
 import { Box, Button, Divider, Typography } from '@mui/material';
 import { Fragment } from 'react';
 import { Link as RouterLink } from 'react-router';

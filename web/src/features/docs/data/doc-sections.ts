@@ -1,10 +1,16 @@
 // The seven sections of /docs: docs-content/docs/*.md, bundled as text, front matter checked
 // by docs-content's schema, in the order of DOC_SECTION_IDS. Only the docs route chunk
 // imports this file, so the landing page never downloads the documentation.
-import { DOC_SECTION_IDS, type DocSectionId } from '@purser/docs-content/constants';
-import { splitFrontMatter } from '@purser/docs-content/front-matter';
-import { outlineMarkdown, type Heading } from '@purser/docs-content/markdown-outline';
-import { docSectionFrontMatterSchema, type DocSectionFrontMatter } from '@purser/docs-content/schemas';
+import {
+  DOC_SECTION_IDS,
+  docSectionFrontMatterSchema,
+  docSectionTexts,
+  outlineMarkdown,
+  splitFrontMatter,
+  type DocSectionFrontMatter,
+  type DocSectionId,
+  type Heading,
+} from '@purser/docs-content/browser';
 
 export type DocSection = DocSectionFrontMatter & {
   /** The markdown after the front matter. */
@@ -13,15 +19,9 @@ export type DocSection = DocSectionFrontMatter & {
   headings: Heading[];
 };
 
-const files = import.meta.glob<string>('../../../../../docs-content/docs/*.md', {
-  query: '?raw',
-  import: 'default',
-  eager: true,
-});
-
 function loadSection(id: DocSectionId): DocSection {
   const file = `docs/${id}.md`;
-  const text = files[`../../../../../docs-content/${file}`];
+  const text = docSectionTexts[file];
   if (text === undefined) throw new Error(`${file} is missing from docs-content`);
   const { data, body } = splitFrontMatter(text, file);
   const frontMatter = docSectionFrontMatterSchema.parse(data);

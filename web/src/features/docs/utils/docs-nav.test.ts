@@ -1,4 +1,4 @@
-import { DOC_SECTION_IDS } from '@purser/docs-content/constants';
+import { DOC_SECTION_IDS } from '@purser/docs-content/browser';
 import { describe, expect, it } from 'vitest';
 import { docSections } from '../data/doc-sections';
 import { DOCS_NAV, onThisPage } from './docs-nav';

@@ -2,8 +2,7 @@
 // Product tour (Dashboard, Governance), Automation (MCP API, Workflow recipes). The x402
 // section is not named by the spec; it documents an agent API beside MCP, so it sits under
 // Automation between the two. Every section appears exactly once (checked by a test).
-import type { DocSectionId } from '@purser/docs-content/constants';
-import type { Heading } from '@purser/docs-content/markdown-outline';
+import type { DocSectionId, Heading } from '@purser/docs-content/browser';
 
 export interface DocsNavGroup {
   title: string;

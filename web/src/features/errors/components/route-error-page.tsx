@@ -3,7 +3,7 @@
 // status or message; the stack trace goes to the console only. Both actions load the app
 // afresh, which is what recovers from a failed download.
 import ErrorOutlineRounded from '@mui/icons-material/ErrorOutlineRounded';
-import { CONTACT_EMAILS } from '@purser/docs-content/constants';
+import { CONTACT_EMAILS } from '@purser/docs-content/browser';
 import { Box, Button, Link, Stack, Typography } from '@mui/material';
 import { useEffect } from 'react';
 import { useRouteError } from 'react-router';

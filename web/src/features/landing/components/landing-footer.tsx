@@ -1,7 +1,7 @@
 // The landing page's footer (product spec section 2, item 11): the address, the legal links
 // and the resources, above the copyright line (page year 2025, spec section 9).
 import { Box, Container, Link, Stack, Typography } from '@mui/material';
-import { CONTACT_EMAILS } from '@purser/docs-content/constants';
+import { CONTACT_EMAILS } from '@purser/docs-content/browser';
 import { Link as RouterLink } from 'react-router';
 import { BrandLink } from '../../../shared/components/brand-link';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';

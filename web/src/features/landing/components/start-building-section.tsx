@@ -6,7 +6,7 @@ import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
 import RocketLaunchRounded from '@mui/icons-material/RocketLaunchRounded';
 import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import { alpha } from '@mui/material/styles';
-import { BOOKING_URL } from '@purser/docs-content/constants';
+import { BOOKING_URL } from '@purser/docs-content/browser';
 import { Link as RouterLink } from 'react-router';
 import { visuallyHidden } from '../../../shared/a11y/visually-hidden';
 import { LandingSection } from './landing-section';

@@ -1,4 +1,4 @@
-import { BLOG_POST_IDS, DOC_SECTION_IDS } from '@purser/docs-content/constants';
+import { BLOG_POST_IDS, DOC_SECTION_IDS } from '@purser/docs-content/browser';
 import { describe, expect, it } from 'vitest';
 import { PROTOCOL_NAMES, PROTOCOL_STATUS_LABELS, PROTOCOLS } from './protocols';
 

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { typeScriptProblems } from '../../../../../docs-content/src/typescript-samples';
+import { typeScriptProblems } from '@purser/docs-content/typescript-samples';
 import { INTEGRATION_WORKFLOWS } from '../data/integration-workflows';
 
 const snippetFile = (name: string) => fileURLToPath(new URL(`./${name}`, import.meta.url));

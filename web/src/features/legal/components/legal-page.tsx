@@ -1,6 +1,6 @@
 // Frame shared by the legal pages: the document's title, summary and last update, then its
 // markdown from docs-content (which ends with its own Back to home link).
-import { parseTextDate, type LegalPageId } from '@purser/docs-content/schemas';
+import { parseTextDate, type LegalPageId } from '@purser/docs-content/browser';
 import { Box, Typography } from '@mui/material';
 import { useMemo } from 'react';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';

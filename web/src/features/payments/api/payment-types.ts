@@ -1,7 +1,7 @@
 // The shapes the payments pages read, taken from the server's router type (type-only imports:
 // no server code is bundled).
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 
 type Inputs = inferRouterInputs<AppRouter>;
 type Outputs = inferRouterOutputs<AppRouter>;

@@ -3,7 +3,7 @@
 // (use-payment-progress.ts), which invalidates it whenever the payment moves.
 import { useQuery } from '@tanstack/react-query';
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 import { useTRPC } from '../../../shared/trpc';
 import { isNotFoundError } from '../utils/flow-errors';
 

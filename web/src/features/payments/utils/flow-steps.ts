@@ -10,7 +10,7 @@
 //   upgrades a node that has no record or is still running; a record's failed or skipped stands.
 // - Once the payment has ended, the steps it never reached are skipped, not waiting.
 // - Webhooks are not a workflow step: the node sums up the intent's webhook deliveries.
-import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core/contracts/intents';
+import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core';
 
 export type FlowNodeId = PaymentStep | 'webhooks';
 export type FlowNodeState = 'waiting' | 'running' | 'completed' | 'failed' | 'skipped';

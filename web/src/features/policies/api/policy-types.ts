@@ -1,7 +1,7 @@
 // The shapes the policies page reads, taken from the server's router type (type-only imports:
 // no server code is bundled).
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 
 type Outputs = inferRouterOutputs<AppRouter>;
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyRulesSchema } from '@purser/core/policy/policy-rules';
-import { policyRulesToDocument } from '@purser/core/policy/policy-document';
+import { policyRulesSchema, policyRulesToDocument } from '@purser/core';
 import { checkPolicyForm, createPolicyBody, emptyPolicyForm, errorKeyOfMessage, newTimeWindow, policyForm, policyRules, splitList, type PolicyForm } from './policy-form';
 
 const AGENT = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';

@@ -3,10 +3,16 @@
 // and createPolicyInput), so each field shows the message the server would answer. Messages
 // the server sends back anyway (a race, a rule the form did not foresee) are placed by the
 // rule they name.
-import { createPolicyInput, type CreatePolicyBody } from '@purser/core/contracts/policies';
-import type { StoredPolicyRules } from '@purser/core/policy/policy-document';
-import { KYA_ESCALATION_TIERS, policyRulesSchema, type PolicyRulesDocument } from '@purser/core/policy/policy-rules';
-import { DAYS_OF_WEEK, type DayOfWeek } from '@purser/core/policy/zoned-time';
+import {
+  createPolicyInput,
+  DAYS_OF_WEEK,
+  KYA_ESCALATION_TIERS,
+  policyRulesSchema,
+  type CreatePolicyBody,
+  type DayOfWeek,
+  type PolicyRulesDocument,
+  type StoredPolicyRules,
+} from '@purser/core';
 
 export type KyaEscalationChoice = '' | (typeof KYA_ESCALATION_TIERS)[number];
 export { DAYS_OF_WEEK, KYA_ESCALATION_TIERS, type DayOfWeek };

@@ -1,5 +1,5 @@
 // One line per rule of a stored policy, for the policies list: what the policy does, in words.
-import type { StoredPolicyRules } from '@purser/core/policy/policy-document';
+import type { StoredPolicyRules } from '@purser/core';
 import { formatDays, formatMerchant, formatRuleDollars } from './rule-format';
 
 const LIST_PREVIEW = 3;

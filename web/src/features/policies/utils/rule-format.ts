@@ -1,7 +1,7 @@
 // How the policies page writes rule values: dollars from the stored decimal strings (two
 // decimals, more only when the rule has them: a limit of $100.000001 must not read $100.00),
 // days of the week, shortened addresses.
-import type { DayOfWeek } from '@purser/core/policy/zoned-time';
+import type { DayOfWeek } from '@purser/core';
 
 const grouped = new Intl.NumberFormat('en-US');
 

@@ -1,7 +1,7 @@
 // Route '/responsible-ai': docs-content/responsible-ai.md. The principles, safety, privacy and
 // operations parts as cards, the policy resources (all to the booking page), then the contact:
 // email, Slack channel and office hours.
-import { parseTextDate } from '@purser/docs-content/schemas';
+import { parseTextDate } from '@purser/docs-content/browser';
 import { Box, Typography } from '@mui/material';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';
 import { PublicPageLayout } from '../../../shared/components/public-page-layout';

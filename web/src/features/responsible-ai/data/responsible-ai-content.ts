@@ -1,11 +1,16 @@
 // The responsible-AI page's content: docs-content/responsible-ai.md, bundled as text. As the
 // docs-content loader does, every resource links to the booking page and the contact comes
 // from the shared constants. Only this route's chunk imports this file.
-import { parseBlocks } from '@purser/docs-content/blocks';
-import { BOOKING_URL, CONTACT_EMAILS, RESPONSIBLE_AI_SLACK_CHANNEL } from '@purser/docs-content/constants';
-import { splitFrontMatter } from '@purser/docs-content/front-matter';
-import { responsibleAiFrontMatterSchema, type Block } from '@purser/docs-content/schemas';
-import text from '../../../../../docs-content/responsible-ai.md?raw';
+import {
+  BOOKING_URL,
+  CONTACT_EMAILS,
+  parseBlocks,
+  RESPONSIBLE_AI_SLACK_CHANNEL,
+  responsibleAiFrontMatterSchema,
+  responsibleAiText,
+  splitFrontMatter,
+  type Block,
+} from '@purser/docs-content/browser';
 
 export interface ResponsibleAiContent {
   title: string;
@@ -19,7 +24,7 @@ export interface ResponsibleAiContent {
 
 function load(): ResponsibleAiContent {
   const file = 'responsible-ai.md';
-  const { data, body, bodyLine } = splitFrontMatter(text, file);
+  const { data, body, bodyLine } = splitFrontMatter(responsibleAiText, file);
   const frontMatter = responsibleAiFrontMatterSchema.parse(data);
   return {
     title: frontMatter.title,

@@ -1,6 +1,5 @@
 // Splits a page's blocks at its headings, so each part can be shown as its own card.
-import { headingSlugs } from '@purser/docs-content/markdown-outline';
-import type { Block } from '@purser/docs-content/schemas';
+import { headingSlugs, type Block } from '@purser/docs-content/browser';
 
 export interface BlockGroup {
   heading: string;

@@ -1,7 +1,6 @@
 // The status page's incident log (docs-content/status/incidents.yaml): illustrative entries,
 // newest first, labelled as examples of how incidents are reported.
-import type { IncidentLog } from '@purser/docs-content/schemas';
-import { parseTextDate } from '@purser/docs-content/schemas';
+import { parseTextDate, type IncidentLog } from '@purser/docs-content/browser';
 import { Box, Card, CardContent, Chip, Typography } from '@mui/material';
 import { StateIndicator } from './state-indicator';
 

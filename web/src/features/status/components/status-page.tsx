@@ -1,6 +1,6 @@
 // Route '/status': the platform's live health (tRPC `health.get`, every 30 seconds), mapped to
 // the spec's services, with the telemetry panel, the illustrative incident log and support.
-import { CONTACT_EMAILS } from '@purser/docs-content/constants';
+import { CONTACT_EMAILS } from '@purser/docs-content/browser';
 import { Box, Link, Stack, Typography } from '@mui/material';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';
 import { PublicPageLayout } from '../../../shared/components/public-page-layout';

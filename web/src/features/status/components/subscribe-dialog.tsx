@@ -1,6 +1,6 @@
 // 'Subscribe to updates' (spec: no action shown). There is no notification service yet, so the
 // dialog says so plainly and offers the support address instead of pretending to subscribe.
-import { CONTACT_EMAILS } from '@purser/docs-content/constants';
+import { CONTACT_EMAILS } from '@purser/docs-content/browser';
 import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle } from '@mui/material';
 import { useState } from 'react';
 

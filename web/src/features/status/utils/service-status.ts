@@ -17,7 +17,7 @@
 // - Solana Rail: a sandbox simulator inside the server (no public network); its payments
 //   still need the database, Temporal and the worker, so that is what its status reflects.
 import type { inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 
 type HealthReport = inferRouterOutputs<AppRouter>['health']['get'];
 

@@ -1,6 +1,6 @@
 // The shapes the webhooks page reads, taken from the server's router type (erased at build).
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
-import type { AppRouter } from '@purser/server/trpc/router';
+import type { AppRouter } from '@purser/server';
 
 type Inputs = inferRouterInputs<AppRouter>;
 type Outputs = inferRouterOutputs<AppRouter>;

@@ -1,6 +1,6 @@
 // The endpoint dialog's form: its starting values, its checks (core's own schemas, so the page
 // refuses what the server would), and what an edit changes.
-import { WEBHOOK_DESCRIPTION_MAX_LENGTH, webhookUrlSchema } from '@purser/core/contracts/webhooks';
+import { WEBHOOK_DESCRIPTION_MAX_LENGTH, webhookUrlSchema } from '@purser/core';
 import type { WebhookEndpoint, WebhookEvent } from '../api/webhook-types';
 
 export interface EndpointForm {

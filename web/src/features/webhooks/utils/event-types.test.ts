@@ -1,5 +1,4 @@
-import { WEBHOOK_EVENT_TYPES } from '@purser/core/contracts/intents';
-import { WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core/contracts/webhooks';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_ENDPOINT_EVENTS, describeEvent, ENDPOINT_EVENT_TYPES } from './event-types';
 

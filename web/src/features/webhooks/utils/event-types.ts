@@ -1,7 +1,6 @@
 // The events an endpoint can subscribe to: core's lists, in their order, so a type the server
 // learns shows up here without a copy to keep in step. The words are the page's own.
-import { WEBHOOK_EVENT_TYPES } from '@purser/core/contracts/intents';
-import { WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core/contracts/webhooks';
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core';
 import type { WebhookEvent } from '../api/webhook-types';
 
 /** Every event an endpoint may subscribe to. */
