@@ -1,4 +1,2 @@
-// Types for scripts/temporal-cli.mjs, so TypeScript callers (tests, scripts) can import it.
-export declare const TEMPORAL_CLI_VERSION: string;
-export declare function temporalCliCacheRoot(env?: NodeJS.ProcessEnv): string;
-export declare function ensureTemporalCli(options?: { log?: (message: string) => void; env?: NodeJS.ProcessEnv }): Promise<string>;
+// Types for scripts/temporal-cli.mjs: the finder's, from where it lives.
+export { ensureTemporalCli, TEMPORAL_CLI_VERSION, temporalCliCacheRoot } from '../workflows/src/temporal-cli.mjs';

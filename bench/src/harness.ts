@@ -15,20 +15,22 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import pino from 'pino';
 import type { Database, PrismaClient } from '@purser/db';
 import { openTestDatabase } from '@purser/db/testing';
-import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
-import { buildApp } from '@purser/server/app';
-import { createHealthChecker } from '@purser/server/health';
-import { createAgent } from '@purser/server/services/agents/create-agent';
-import type { EvmChain } from '@purser/server/services/chain/evm-chain';
-import { findFreePort } from '@purser/server/services/chain/sandbox-anvil';
-import { startChain } from '@purser/server/services/chain/start-chain';
-import { createOutboundPolicy } from '@purser/server/services/outbound/outbound-policy';
-import { createEventBus } from '@purser/server/services/realtime/event-bus';
-import { fundAgent } from '@purser/server/services/wallets/fund-agent';
-import { topUpWallet } from '@purser/server/services/wallets/top-up-wallet';
-import type { AppDeps } from '@purser/server/trpc/context';
-import { createWorkerActivities } from '@purser/server/worker-activities';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
+import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, ensureTemporalCli, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
+import {
+  buildApp,
+  createAgent,
+  createEventBus,
+  createHealthChecker,
+  createOutboundPolicy,
+  createWorkerActivities,
+  findFreePort,
+  fundAgent,
+  startChain,
+  topUpWallet,
+  type AppDeps,
+  type EvmChain,
+  type TemporalDeps,
+} from '@purser/server';
 import type { oneActivityWorkflow } from './floor-workflow';
 import { log } from './timing';
 
@@ -49,7 +51,7 @@ export interface Harness {
   prisma: PrismaClient;
   /** The test database's URL, for a second connection (the bare-SQL floor). */
   databaseUrl: string;
-  temporal: AppDeps['temporal'];
+  temporal: TemporalDeps;
   masterKey: Buffer;
   /** With `app`: the product's HTTP server, its dependencies and the sandbox chain. */
   app?: { url: string; deps: AppDeps; chain: EvmChain };

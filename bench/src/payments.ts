@@ -16,8 +16,7 @@
  */
 import { createIntentInput } from '@purser/core';
 import { paymentWorkflowId } from '@purser/workflows';
-import { createIntent } from '@purser/server/services/intents/create-intent';
-import { fundAgent } from '@purser/server/services/wallets/fund-agent';
+import { createIntent, fundAgent } from '@purser/server';
 import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
 import { createFundedAgent, createOwner, startHarness, type Harness } from './harness';
 import { formatNumber, percentile, type Measurement } from './report';

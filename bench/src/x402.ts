@@ -15,7 +15,7 @@ import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
-import { mirrorFundingOnChain } from '@purser/server/services/wallets/mirror-funding-on-chain';
+import { mirrorFundingOnChain } from '@purser/server';
 import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
 import { createFundedAgent, createOwner, startHarness, type Harness } from './harness';
 import { formatNumber, percentile, type Measurement } from './report';

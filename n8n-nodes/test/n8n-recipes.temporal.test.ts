@@ -11,10 +11,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyLedger } from '../../server/src/services/ledger/verify-ledger';
-import { docRecipe, EXAMPLE_DID, EXAMPLE_URL, fillIn } from '../../server/test/support/doc-recipes';
-import { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from '../../server/test/support/paying-agents';
-import { startTemporalTestEnv, type TemporalTestEnv } from '../../server/test/support/temporal-env';
+import {
+  agentLedgerUsdc,
+  atomicDollars,
+  docRecipe,
+  EXAMPLE_DID,
+  EXAMPLE_URL,
+  fillIn,
+  payerAndPayee,
+  startTemporalTestEnv,
+  verifyLedger,
+  type PayingAgent,
+  type TemporalTestEnv,
+} from '@purser/server/testing';
 import { nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
 

@@ -14,11 +14,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Address } from 'viem';
-import type { EvmChain } from '../../server/src/services/chain/evm-chain';
-import { startChain } from '../../server/src/services/chain/start-chain';
-import { verifyLedger } from '../../server/src/services/ledger/verify-ledger';
-import { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from '../../server/test/support/paying-agents';
-import { startTemporalTestEnv, type TemporalTestEnv } from '../../server/test/support/temporal-env';
+import { startChain, type EvmChain } from '@purser/server';
+import {
+  agentLedgerUsdc,
+  atomicDollars,
+  payerAndPayee,
+  startTemporalTestEnv,
+  verifyLedger,
+  type PayingAgent,
+  type TemporalTestEnv,
+} from '@purser/server/testing';
 import { nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
 

@@ -6,11 +6,9 @@
  * the SDK sends a key with, and downloads (JSON Lines) are the ones it reads as text. sdk/test/sdk.temporal.test.ts repeats the first check against
  * the document a started product serves.
  */
-import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AGENT_API_PREFIX } from '@purser/core';
-import { apiV1Plugin } from '../../server/src/http/api-v1/plugin';
-import type { AppDeps } from '../../server/src/trpc/context';
+import { servedOpenApiDocument } from '@purser/server/testing';
 import { PurserAgentClient } from './agent-client';
 import { AGENT_API_BASE_PATH, BASE_PATHS, OPERATIONS, OWNER_API_BASE_PATH, type Operation } from './operations';
 import { PurserOwnerClient } from './owner-client';
@@ -20,13 +18,7 @@ const ORIGIN = 'http://sdk.test';
 let documented: DocumentedOperation[];
 
 beforeAll(async () => {
-  const app = Fastify();
-  // Building the document needs only the public URL; no route is called.
-  await app.register(apiV1Plugin, { deps: { publicUrl: ORIGIN } as AppDeps });
-  const response = await app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
-  expect(response.statusCode).toBe(200);
-  documented = documentedOperations(response.json());
-  await app.close();
+  documented = documentedOperations(await servedOpenApiDocument(ORIGIN));
 }, 120_000);
 
 const sdkOperations = () => Object.values(OPERATIONS).filter((operation) => operation.surface !== 'auth');

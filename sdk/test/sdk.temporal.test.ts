@@ -11,12 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAmount, toDecimalString } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import type { EvmChain } from '../../server/src/services/chain/evm-chain';
-import { startChain } from '../../server/src/services/chain/start-chain';
-import { createInvitation } from '../../server/src/services/invitations/create-invitation';
-import { verifyAuditExport } from '../../server/src/services/audit/verify-audit-export';
-import { verifyLedger } from '../../server/src/services/ledger/verify-ledger';
-import { startTemporalTestEnv, type TemporalTestEnv } from '../../server/test/support/temporal-env';
+import { startChain, type EvmChain } from '@purser/server';
+import { createInvitation, startTemporalTestEnv, verifyAuditExport, verifyLedger, type TemporalTestEnv } from '@purser/server/testing';
 import {
   OPERATIONS,
   PurserAgentClient,

@@ -15,10 +15,10 @@ import {
   startTemporalDevServer,
   TASK_QUEUE,
   DEFAULT_WEBHOOK_RETRY,
+  ensureTemporalCli,
   type DevServer,
   type DevServerOptions,
 } from '@purser/workflows';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import type { Hex } from 'viem';
 import { buildApp } from './app';
 import type { EvmChain } from './services/chain/evm-chain';

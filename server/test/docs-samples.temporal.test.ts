@@ -9,8 +9,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDocSections } from '../../docs-content/src/load-content';
-import { codeBlocks } from '../../docs-content/src/markdown-outline';
+import { codeBlocks, loadDocSections } from '@purser/docs-content';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { startChain } from '../src/services/chain/start-chain';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';

@@ -1,7 +1,7 @@
 // Public entry of @purser/workflows: constants, the activity factories, the worker, the
-// embedded dev server, what a client needs to start, signal and query the workflows (their
-// inputs, results, signals and queries) and small client helpers. Workflow code itself is
-// loaded by the worker from src/workflows, never imported here.
+// embedded dev server and the Temporal CLI it runs, what a client needs to start, signal and
+// query the workflows (their inputs, results, signals and queries) and small client helpers.
+// Workflow code itself is loaded by the worker from src/workflows, never imported here.
 import { randomUUID } from 'node:crypto';
 import type { Client } from '@temporalio/client';
 import type { Duration } from '@temporalio/common';
@@ -40,6 +40,7 @@ export {
 export type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from './workflows/webhook-delivery';
 export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
 export { startTemporalDevServer, type DevServer, type DevServerOptions, type ProcessExit } from './dev-server';
+export { ensureTemporalCli, TEMPORAL_CLI_VERSION } from './temporal-cli.mjs';
 export type { HealthCheckResult } from './workflows';
 
 /**

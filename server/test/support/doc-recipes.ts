@@ -4,9 +4,7 @@
  * key replaced by a real agent's. A test then sends what the block holds, so the page cannot
  * drift from what works.
  */
-import { loadDocSections } from '../../../docs-content/src/load-content';
-import { codeBlocks } from '../../../docs-content/src/markdown-outline';
-import type { DocSectionId } from '../../../docs-content/src/constants';
+import { codeBlocks, loadDocSections, type DocSectionId } from '@purser/docs-content';
 
 /** The placeholders the recipes use for what each reader has of their own. */
 export const EXAMPLE_URL = 'https://purser.example.com';

@@ -3,7 +3,7 @@
  * to it, and real payments workers: in this process (runWorker) or as separate processes of
  * the product itself (spawnWorkerProcess: `server/src/main.ts` with RUN_SERVER=false), which
  * a test can kill. The CLI comes from TEMPORAL_CLI_PATH (scripts/test.mjs) or is provided by
- * scripts/temporal-cli.mjs.
+ * ensureTemporalCli.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,8 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import pino from 'pino';
-import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, startTemporalDevServer, TASK_QUEUE, type DevServer } from '@purser/workflows';
-import { ensureTemporalCli } from '../../../scripts/temporal-cli.mjs';
+import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, ensureTemporalCli, startTemporalDevServer, TASK_QUEUE, type DevServer } from '@purser/workflows';
 import type { EvmChain } from '../../src/services/chain/evm-chain';
 import type { OutboundPolicy } from '../../src/services/outbound/outbound-policy';
 import { startChain } from '../../src/services/chain/start-chain';

@@ -1,4 +1,4 @@
-// Resolution order of scripts/temporal-cli.mjs, with fake `temporal` scripts: no network,
+// Resolution order of temporal-cli.mjs, with fake `temporal` scripts: no network,
 // no Go, no real CLI.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,0 +1,14 @@
+/**
+ * @purser/server/testing: what other workspaces' suites (sdk, n8n-nodes) use to test against
+ * the real product: a Temporal dev server with the app and workers on a fresh database,
+ * agents that pay each other, the docs' recipes, the OpenAPI document as served, and the
+ * checks a suite ends with. The support itself lives in test/support beside the server's own
+ * suites; this file names the part other workspaces may use.
+ */
+export { startTemporalTestEnv, type TemporalTestEnv, type TemporalTestEnvOptions, type WorkerProcess } from '../test/support/temporal-env';
+export { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from '../test/support/paying-agents';
+export { docRecipe, EXAMPLE_DID, EXAMPLE_URL, fillIn } from '../test/support/doc-recipes';
+export { servedOpenApiDocument } from '../test/support/openapi-document';
+export { createInvitation } from './services/invitations/create-invitation';
+export { verifyAuditExport } from './services/audit/verify-audit-export';
+export { verifyLedger } from './services/ledger/verify-ledger';
