@@ -1,3 +1,5 @@
+// @purser/core's front door. Its modules only declare (package.json `sideEffects: false`), so a
+// bundle keeps just the ones it uses: the web's assistant widget takes its constants without zod.
 export * from './errors';
 export * from './money';
 export * from './contracts/wallets';

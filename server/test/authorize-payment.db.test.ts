@@ -1,9 +1,10 @@
 /**
- * authorize, the front of the common payment in one transaction, called directly on a real
+ * authorizePayment, the front of a payment in one transaction, called directly on a real
  * database (both engines): it holds the funds, records the gate's decision, the transitions,
- * their audit entries and the two events at once, and changes nothing when run again; every
- * payment it cannot carry alone (approval, denial, no rail, too little money, a suspended agent,
- * an intent no longer created) is left exactly as it was; a burst of one agent's payments
+ * their audit entries and the events at once, and changes nothing when run again; every other
+ * outcome (approval needed, a denial, no rail, too little money, a suspended agent) is recorded
+ * whole in that one transaction too, and an intent no longer at the front is left as it was;
+ * after the owner's approval it runs the gate again and holds; a burst of one agent's payments
  * authorized at once never passes its daily limit; and settle, the end of such a payment,
  * captures, emits and audits in one transaction, once.
  */
@@ -96,7 +97,7 @@ describe('authorize', () => {
 
     const outcome = await authorizePayment(deps, intentId);
 
-    expect(outcome).toMatchObject({ authorized: true, rail: 'ledger', sandbox: false, decision: { decision: 'allow' } });
+    expect(outcome).toMatchObject({ outcome: 'authorized', rail: 'ledger', sandbox: false, decision: { decision: 'allow' } });
     const after = await footprint(intentId);
     expect(after).toEqual({
       status: 'processing',
@@ -118,48 +119,107 @@ describe('authorize', () => {
 
     // A worker lost after the commit runs it again: the same answer, nothing new.
     started.length = 0;
-    expect(await authorizePayment(deps, intentId)).toMatchObject({ authorized: true, rail: 'ledger', decision: { decision: 'allow' } });
+    expect(await authorizePayment(deps, intentId)).toMatchObject({ outcome: 'authorized', rail: 'ledger', decision: { decision: 'allow' } });
     expect(await footprint(intentId)).toEqual(after);
     expect(started.flat()).toHaveLength(2);
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
 
-  const untouched: [string, (agentId: string) => Promise<string>, Parameters<typeof fundedAgent>][] = [
-    ['one that needs the owner’s approval', (agentId) => createdIntent(agentId, 20_000_000n), [100, { approval_threshold: 10 }]],
-    ['one the spending rules deny', (agentId) => createdIntent(agentId, 20_000_000n), [100, { max_transaction_amount: 10 }]],
-    ['one the balance does not cover', (agentId) => createdIntent(agentId, 20_000_000n), [15]],
-    ['one its rail cannot carry', (agentId) => createdIntent(agentId, 2_000_000n, 'x402_base'), [100]],
-    [
-      'one no longer created (cancelled)',
-      async (agentId) => {
-        const id = await createdIntent(agentId, 2_000_000n);
-        await prisma.paymentIntent.update({ where: { id }, data: { status: 'cancelled' } });
-        return id;
-      },
-      [100],
-    ],
-    [
-      'one of a suspended agent',
-      async (agentId) => {
+  type Case = { name: string; intentOf: (agentId: string) => Promise<string>; agent: Parameters<typeof fundedAgent>; outcome: object; after: object };
+  const recorded: Case[] = [
+    {
+      name: 'one that needs the owner’s approval: pending, its approval open',
+      intentOf: (agentId) => createdIntent(agentId, 20_000_000n),
+      agent: [100, { approval_threshold: 10 }],
+      outcome: { outcome: 'needs_approval', decision: { decision: 'require_approval' } },
+      after: { status: 'pending_approval', decision: 'require_approval', events: ['intent.created'], audit: ['payment_intent.pending_approval'], deliveries: 1 },
+    },
+    {
+      name: 'one the spending rules deny: blocked, policy.violation emitted',
+      intentOf: (agentId) => createdIntent(agentId, 20_000_000n),
+      agent: [100, { max_transaction_amount: 10 }],
+      outcome: { outcome: 'refused', status: 'blocked', at: 'policy_gate', failure: { code: 'MAX_PER_TRANSACTION_EXCEEDED' } },
+      after: { status: 'blocked', decision: 'deny', events: ['intent.created', 'policy.violation'], audit: ['payment_intent.blocked'], deliveries: 1 },
+    },
+    {
+      name: 'one the balance does not cover: failed at the reserve',
+      intentOf: (agentId) => createdIntent(agentId, 20_000_000n),
+      agent: [15],
+      outcome: { outcome: 'refused', status: 'failed', at: 'reserve', rail: { rail: 'ledger', sandbox: false }, failure: { code: 'INSUFFICIENT_FUNDS', message: 'Insufficient balance' } },
+      after: { status: 'failed', decision: 'allow', events: ['intent.approved', 'intent.created'], audit: ['payment_intent.approved', 'payment_intent.failed'], deliveries: 2 },
+    },
+    {
+      name: 'one its rail cannot carry: failed at the rail',
+      intentOf: (agentId) => createdIntent(agentId, 2_000_000n, 'x402_base'),
+      agent: [100],
+      outcome: { outcome: 'refused', status: 'failed', at: 'rail_selection', rail: null, failure: { code: 'RAIL_UNAVAILABLE' } },
+      after: { status: 'failed', decision: 'allow', events: ['intent.approved', 'intent.created'], audit: ['payment_intent.approved', 'payment_intent.failed'], deliveries: 2 },
+    },
+    {
+      name: 'one of a suspended agent: failed at the reserve',
+      intentOf: async (agentId) => {
         const id = await createdIntent(agentId, 2_000_000n);
         await api('POST', `/api/v1/agents/${agentId}/suspend`, {});
         return id;
       },
-      [100],
-    ],
+      agent: [100],
+      outcome: { outcome: 'refused', status: 'failed', at: 'reserve', failure: { code: 'AGENT_SUSPENDED' } },
+      after: { status: 'failed', decision: 'allow', events: ['intent.approved', 'intent.created'], audit: ['payment_intent.approved', 'payment_intent.failed'], deliveries: 2 },
+    },
   ];
 
-  it.each(untouched)('leaves %s exactly as it was, for the step-by-step path', async (_name, intentOf, agentArgs) => {
-    const agentId = await fundedAgent(...agentArgs);
+  it.each(recorded)('records $name, in one transaction, moving no money', async ({ intentOf, agent, outcome, after }) => {
+    const agentId = await fundedAgent(...agent);
     const intentId = await intentOf(agentId);
     const before = await footprint(intentId);
     started.length = 0;
 
-    expect(await authorizePayment(deps, intentId)).toEqual({ authorized: false });
+    expect(await authorizePayment(deps, intentId)).toMatchObject(outcome);
+
+    const footprintAfter = await footprint(intentId);
+    expect(footprintAfter).toEqual({ ...before, reserved: false, ledger: [], payments: 0, ...after });
+    expect(footprintAfter.balance).toBe(before.balance);
+    // The deliveries of what it emitted are started, after the commit.
+    expect(started.flat()).toHaveLength(footprintAfter.deliveries);
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { failureCode: true, approval: { select: { status: true } } } });
+    if ('failure' in outcome) expect(intent.failureCode).toBe((outcome.failure as { code: string }).code);
+    expect(intent.approval?.status ?? null).toBe(footprintAfter.status === 'pending_approval' ? 'pending' : null);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('leaves an intent no longer at the front (cancelled) exactly as it was', async () => {
+    const agentId = await fundedAgent(100);
+    const intentId = await createdIntent(agentId, 2_000_000n);
+    await prisma.paymentIntent.update({ where: { id: intentId }, data: { status: 'cancelled' } });
+    const before = await footprint(intentId);
+    started.length = 0;
+
+    expect(await authorizePayment(deps, intentId)).toEqual({ outcome: 'ended', status: 'cancelled' });
 
     expect(await footprint(intentId)).toEqual(before);
-    expect(before.ledger).toEqual([]);
-    expect(started).toEqual([]);
+    expect(started.flat()).toEqual([]);
+  });
+
+  it('holds a payment once its owner approved it, evaluating the gate again; an unapproved one goes back to waiting', async () => {
+    const agentId = await fundedAgent(100, { approval_threshold: 10 });
+    const intentId = await createdIntent(agentId, 20_000_000n);
+    const waiting = await authorizePayment(deps, intentId);
+    expect(waiting).toMatchObject({ outcome: 'needs_approval' });
+    // Run again while it waits (a policy changed): the same answer, the same deadline.
+    expect(await authorizePayment(deps, intentId)).toEqual({ ...waiting, decision: expect.objectContaining({ decision: 'require_approval' }) });
+
+    await api('POST', `/api/v1/intents/${intentId}/approve`, { reason: 'fine' });
+    started.length = 0;
+    expect(await authorizePayment(deps, intentId)).toMatchObject({ outcome: 'authorized', rail: 'ledger', decision: { decision: 'require_approval' } });
+    expect(await footprint(intentId)).toMatchObject({
+      status: 'processing',
+      reserved: true,
+      ledger: ['payment_hold'],
+      events: ['intent.approved', 'intent.created'],
+      audit: ['payment_intent.pending_approval', 'payment_intent.approved', 'payment_intent.processing'],
+      balance: 80_000_000n,
+    });
+    expect(started.flat()).toHaveLength(1);
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
 
@@ -168,11 +228,11 @@ describe('authorize', () => {
     const intentId = await createdIntent(agentId, 7_000_000n);
     // No endpoint wants settlement.completed, so settle starts no delivery (this suite has no Temporal).
     const steps = createPaymentSteps({ db: t.deps.db, temporal: t.deps.temporal, logger: t.deps.logger, rails: deps.rails });
-    expect(await authorizePayment(deps, intentId)).toMatchObject({ authorized: true });
+    expect(await authorizePayment(deps, intentId)).toMatchObject({ outcome: 'authorized' });
     expect(await steps.executeOnRail(intentId)).toMatchObject({ rail: 'ledger', status: 'settled' });
-    const recorded = [{ step: 'capture' as const, status: 'completed', at: new Date().toISOString() }];
+    const audited = [{ step: 'capture' as const, status: 'completed' as const, at: new Date().toISOString() }];
 
-    await steps.settle(intentId, recorded);
+    await steps.settle(intentId, audited);
 
     const after = await footprint(intentId);
     expect(after).toMatchObject({
@@ -188,7 +248,7 @@ describe('authorize', () => {
     expect(settledEvent.payload).toMatchObject({ data: { intent: { id: intentId, status: 'settled' } } });
 
     // A worker lost after the commit runs it again: nothing moves or is written twice.
-    await steps.settle(intentId, recorded);
+    await steps.settle(intentId, audited);
     expect(await footprint(intentId)).toEqual(after);
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
@@ -199,9 +259,9 @@ describe('authorize', () => {
 
     const outcomes = await Promise.all(intents.map((id) => authorizePayment(deps, id)));
 
-    expect(outcomes.filter((outcome) => outcome.authorized)).toHaveLength(5);
+    expect(outcomes.filter((outcome) => outcome.outcome === 'authorized')).toHaveLength(5);
     const statuses = await prisma.paymentIntent.groupBy({ by: ['status'], where: { agentId }, _count: true });
-    expect(Object.fromEntries(statuses.map((row) => [row.status, row._count]))).toEqual({ processing: 5, created: 7 });
+    expect(Object.fromEntries(statuses.map((row) => [row.status, row._count]))).toEqual({ processing: 5, blocked: 7 });
     expect((await footprint(intents[0]!)).balance).toBe(450_000_000n);
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });

@@ -19,6 +19,8 @@ import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { authorizePayment, type AuthorizeDeps } from '../src/services/payments/authorize-payment';
 import { createPaymentSteps } from '../src/services/payments/payment-steps';
 import { createRails } from '../src/services/rails/create-rails';
+import { capturePayment } from '../src/services/payments/settle-payment';
+import { startWebhookDeliveries } from '../src/services/webhooks/start-webhook-deliveries';
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';
 import { getWebhookDelivery } from '../src/services/webhooks/get-webhook-delivery';
 import type { TemporalDeps } from '../src/trpc/context';
@@ -100,16 +102,22 @@ async function fundedAgent(name: string, limits: { max_transaction_amount: numbe
 
 /**
  * A ledger payment of `dollars` through authorize and the rail, ended by the one-step settle or
- * the step-by-step capture; returns the delivery ids that end started.
+ * the capture alone (what settle does first); returns the delivery ids that end started.
  */
 async function pay(agentId: string, dollars: number, end: 'settle' | 'capture' = 'settle'): Promise<{ intentId: string; started: string[] }> {
   const intentId = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: BigInt(dollars) * 1_000_000n, rail: 'ledger' });
-  expect(await authorizePayment(authorizeDeps, intentId)).toMatchObject({ authorized: true });
+  expect(await authorizePayment(authorizeDeps, intentId)).toMatchObject({ outcome: 'authorized' });
   expect(await steps.executeOnRail(intentId)).toMatchObject({ status: 'settled' });
   const before = started.length;
   if (end === 'settle') await steps.settle(intentId, []);
-  else await steps.capturePayment(intentId);
+  else await captureAlone(intentId);
   return { intentId, started: started.slice(before) };
+}
+
+/** The capture without the rest of settle, its alerts' deliveries started as settle starts them. */
+async function captureAlone(intentId: string): Promise<void> {
+  const { deliveryIds } = await capturePayment(prisma, intentId);
+  await startWebhookDeliveries(recordingTemporal(), deliveryIds);
 }
 
 async function budgetDeliveries(agentId: string): Promise<Array<{ id: string; endpointId: string; eventId: string }>> {
@@ -189,7 +197,7 @@ describe('budget alerts of the daily limit', () => {
     expect(payments[2]!.started).toEqual([]);
   });
 
-  it('alert once at 100 percent, from the step-by-step capture too, and a retried capture adds nothing', async () => {
+  it('alert once at 100 percent, from the capture alone too, and a retried capture adds nothing', async () => {
     payments.push(await pay(agentId, 10, 'capture'));
     const alerts = await prisma.budgetAlert.findMany({ where: { agentId }, orderBy: { threshold: 'asc' }, select: { threshold: true, paymentIntentId: true, spent: true } });
     expect(alerts).toEqual([
@@ -205,7 +213,7 @@ describe('budget alerts of the daily limit', () => {
     // A worker lost after the commit runs the step again: the same deliveries are started
     // again (a started run is joined, not doubled), and nothing new is written.
     const again = started.length;
-    await steps.capturePayment(payments[3]!.intentId);
+    await captureAlone(payments[3]!.intentId);
     expect(started.slice(again)).toEqual(payments[3]!.started);
     expect(await prisma.budgetAlert.count({ where: { agentId } })).toBe(2);
     expect(await budgetDeliveries(agentId)).toEqual(deliveries);

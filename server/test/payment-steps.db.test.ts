@@ -1,16 +1,17 @@
 /**
  * The payment workflow's database steps, called directly on a real database (both engines):
- * each is safe to run again, the lifecycle table refuses what it does not list, the reserve
- * re-checks limits under the wallet lock, and verifyLedger notices a hold nobody accounts for.
+ * each is safe to run again, the lifecycle table refuses what it does not list, the front of a
+ * payment approved by its owner re-checks limits under the wallet lock before it holds, and
+ * verifyLedger notices a hold nobody accounts for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError } from '@purser/core';
 import type { PrismaClient, TransactionClient } from '@purser/db';
 import { lockIntent, transitionIntent } from '../src/services/intents/transition-intent';
 import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../src/services/ledger/post-ledger-transaction';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { capturePayment, failIntent, releaseFunds } from '../src/services/payments/settle-payment';
-import { reserveFunds } from '../src/services/payments/reserve-funds';
+import { authorizePayment } from '../src/services/payments/authorize-payment';
+import { createRails } from '../src/services/rails/create-rails';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { insertIntentRow } from './support/intent-rows';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -46,6 +47,11 @@ function approvedIntent(agentId: string, amount: bigint, extra: { toAddress?: st
   return insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount, status: 'approved', rail: 'ledger', toAddress: extra.toAddress ?? null });
 }
 
+/** The front of a payment, as the workflow runs it once the owner approved it: the gate again, then the hold. */
+function reserveFunds(intentId: string) {
+  return authorizePayment({ prisma, rails: createRails({ prisma }), startDeliveries: async () => {}, log: () => {} }, intentId);
+}
+
 async function ledgerTypesOf(intentId: string): Promise<string[]> {
   const rows = await prisma.ledgerTransaction.findMany({ where: { paymentIntentId: intentId }, select: { type: true } });
   return rows.map((row) => row.type).sort();
@@ -60,8 +66,8 @@ describe('payment steps', () => {
     const { agentId } = await fundedAgent(50);
     const intentId = await approvedIntent(agentId, 5_000_000n);
 
-    expect(await reserveFunds(prisma, intentId)).toEqual({ status: 'reserved' });
-    expect(await reserveFunds(prisma, intentId)).toEqual({ status: 'reserved' });
+    expect(await reserveFunds(intentId)).toMatchObject({ outcome: 'authorized' });
+    expect(await reserveFunds(intentId)).toMatchObject({ outcome: 'authorized' });
     expect(await ledgerTypesOf(intentId)).toEqual(['payment_hold']);
     expect(await balanceOf(agentId)).toBe(45_000_000n);
 
@@ -84,7 +90,7 @@ describe('payment steps', () => {
     const payeeWallet = await prisma.agentWallet.findUniqueOrThrow({ where: { agentId: payee.agentId }, select: { walletAddress: true } });
     const intentId = await approvedIntent(payer.agentId, 2_500_000n, { toAddress: payeeWallet.walletAddress });
 
-    await reserveFunds(prisma, intentId);
+    await reserveFunds(intentId);
     await capturePayment(prisma, intentId);
     expect(await balanceOf(payer.agentId)).toBe(17_500_000n);
     expect(await balanceOf(payee.agentId)).toBe(3_500_000n);
@@ -96,7 +102,7 @@ describe('payment steps', () => {
   it('release returns held funds once and fails the intent with the reason', async () => {
     const { agentId } = await fundedAgent(10);
     const intentId = await approvedIntent(agentId, 4_000_000n);
-    await reserveFunds(prisma, intentId);
+    await reserveFunds(intentId);
     await releaseFunds(prisma, intentId, { code: 'PAYMENT_DECLINED', message: 'insufficient funds on the card' });
     await releaseFunds(prisma, intentId, { code: 'PAYMENT_DECLINED', message: 'insufficient funds on the card' });
     expect(await ledgerTypesOf(intentId)).toEqual(['payment_hold', 'payment_release']);
@@ -108,44 +114,42 @@ describe('payment steps', () => {
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
 
-  it('reserve refuses a payment over the daily limit with the rule that fired, and moves nothing', async () => {
+  it('the front refuses a payment over the daily limit with the rule that fired, and moves nothing', async () => {
     const { agentId } = await fundedAgent(100, { max_transaction_amount: 10, max_daily_limit: 10 });
     const first = await approvedIntent(agentId, 6_000_000n);
     const second = await approvedIntent(agentId, 4_000_001n);
-    await reserveFunds(prisma, first);
-    const refused = await reserveFunds(prisma, second).catch((error: unknown) => error);
-    expect(refused).toBeInstanceOf(AppError);
-    expect(refused).toMatchObject({ code: 'POLICY_VIOLATION' });
+    await reserveFunds(first);
+    expect(await reserveFunds(second)).toMatchObject({ outcome: 'refused', status: 'blocked', at: 'reserve', failure: { code: 'DAILY_LIMIT_EXCEEDED' } });
     const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: second }, select: { status: true, failureCode: true } });
     expect(intent).toEqual({ status: 'blocked', failureCode: 'DAILY_LIMIT_EXCEEDED' });
     expect(await ledgerTypesOf(second)).toEqual([]);
     // Exactly at the limit passes.
     const third = await approvedIntent(agentId, 4_000_000n);
-    expect(await reserveFunds(prisma, third)).toEqual({ status: 'reserved' });
+    expect(await reserveFunds(third)).toMatchObject({ outcome: 'authorized' });
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
 
-  it('reserve refuses more than the agent holds', async () => {
+  it('the front refuses more than the agent holds', async () => {
     const { agentId } = await fundedAgent(3);
     const intentId = await approvedIntent(agentId, 3_000_001n);
-    await expect(reserveFunds(prisma, intentId)).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    expect(await reserveFunds(intentId)).toMatchObject({ outcome: 'refused', status: 'failed', failure: { code: 'INSUFFICIENT_FUNDS' } });
     expect(await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true } })).toEqual({ status: 'failed' });
     expect(await balanceOf(agentId)).toBe(3_000_000n);
   });
 
-  it('reserve refuses a suspended agent', async () => {
+  it('the front refuses a suspended agent', async () => {
     const { agentId } = await fundedAgent(3);
     const intentId = await approvedIntent(agentId, 1_000_000n);
     const suspended = await t.app.inject({ method: 'POST', url: `/api/v1/agents/${agentId}/suspend`, headers: owner.headers });
     expect(suspended.statusCode).toBe(200);
-    await expect(reserveFunds(prisma, intentId)).rejects.toMatchObject({ code: 'AGENT_SUSPENDED' });
+    expect(await reserveFunds(intentId)).toMatchObject({ outcome: 'refused', status: 'failed', failure: { code: 'AGENT_SUSPENDED' } });
     expect(await balanceOf(agentId)).toBe(3_000_000n);
   });
 
   it('refuses any transition the lifecycle does not list, and fails no intent that holds funds', async () => {
     const { agentId } = await fundedAgent(5);
     const intentId = await approvedIntent(agentId, 1_000_000n);
-    await reserveFunds(prisma, intentId);
+    await reserveFunds(intentId);
     await expect(failIntent(prisma, intentId, { code: 'X', message: 'x' })).rejects.toThrow(/holds funds/);
     await capturePayment(prisma, intentId);
     const refused = await prisma

@@ -23,7 +23,8 @@ import { appendAuditEvent } from '../src/services/audit/append-audit-event';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { getIntent } from '../src/services/intents/get-intent';
 import { capturePayment } from '../src/services/payments/settle-payment';
-import { reserveFunds } from '../src/services/payments/reserve-funds';
+import { authorizePayment } from '../src/services/payments/authorize-payment';
+import { createRails } from '../src/services/rails/create-rails';
 import { emitPaymentEvent } from '../src/services/webhooks/emit-payment-event';
 import { decodePaymentHeader } from '../src/services/x402/x402-messages';
 import { priceRequirement, signX402Authorization } from '../src/services/x402/x402-authorization';
@@ -356,12 +357,15 @@ describe('one payment in full', () => {
 
     // A ledger payment taken through the engine's own steps: hold, capture, events, audit.
     settledId = (await insertIntents(owner, [{ agentId, createdAt: new Date(), status: 'approved', amount: 2_500_000n, purpose: 'Detailed payment' }]))[0]!;
-    await reserveFunds(prisma, settledId);
-    await capturePayment(prisma, settledId);
-    for (const type of ['intent.created', 'settlement.completed'] as const) {
+    const emit = async (type: 'intent.created' | 'settlement.completed') => {
       const intent = await getIntent(prisma, owner.userId, settledId);
       await prisma.$transaction((tx) => emitPaymentEvent(tx, { ownerId: owner.userId, intentId: settledId, type, intent }));
-    }
+    };
+    await emit('intent.created');
+    // The front of a payment the owner approved: intent.approved, the gate again, the hold.
+    await authorizePayment({ prisma, rails: createRails({ prisma }), startDeliveries: async () => {}, log: () => {} }, settledId);
+    await capturePayment(prisma, settledId);
+    await emit('settlement.completed');
     await prisma.$transaction((tx) =>
       appendAuditEvent(tx, { actor: `owner:${owner.userId}`, action: 'payment_intent.approved', subject: `payment_intent:${settledId}`, ownerId: owner.userId, data: { reason: 'fine' } }),
     );
@@ -416,7 +420,7 @@ describe('one payment in full', () => {
     expect(detail.intent).toMatchObject({ id: settledId, status: 'settled', amount: 2.5, amountExact: '2.5', purpose: 'Detailed payment' });
     expect(detail.agent).toEqual({ id: agentId, name: 'Detailed', did: agent.did, status: 'active' });
     expect(detail.rail).toBeNull();
-    expect(detail.events.map((event) => event.type)).toEqual(['intent.created', 'settlement.completed']);
+    expect(detail.events.map((event) => event.type)).toEqual(['intent.created', 'intent.approved', 'settlement.completed']);
 
     expect(new Set(detail.ledgerEntries.map((entry) => entry.type))).toEqual(new Set(['payment_hold', 'payment_capture']));
     const byTransaction = new Map<string, bigint>();
@@ -430,9 +434,10 @@ describe('one payment in full', () => {
     const hold = detail.ledgerEntries.filter((entry) => entry.type === 'payment_hold');
     expect(hold.map((entry) => [entry.account, entry.amount]).sort()).toEqual([['agent', '-2.5'], ['hold', '2.5']]);
 
-    expect(detail.webhookDeliveries).toHaveLength(2);
+    expect(detail.webhookDeliveries).toHaveLength(3);
     expect(detail.webhookDeliveries.map((delivery) => [delivery.eventType, delivery.endpointUrl, delivery.status, delivery.attempts])).toEqual([
       ['intent.created', 'https://hooks.example.com/console', 'pending', 0],
+      ['intent.approved', 'https://hooks.example.com/console', 'pending', 0],
       ['settlement.completed', 'https://hooks.example.com/console', 'pending', 0],
     ]);
     // The engine's own entries (its status moves), then the one appended here; not the stranger's.

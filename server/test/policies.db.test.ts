@@ -16,7 +16,7 @@ import { createPolicy } from '../src/services/policies/create-policy';
 import { deletePolicy } from '../src/services/policies/delete-policy';
 import { getPolicy } from '../src/services/policies/get-policy';
 import { listPolicies } from '../src/services/policies/list-policies';
-import { loadGateInput } from '../src/services/payments/gate-records';
+import { loadGateInput } from '../src/services/payments/gate-inputs';
 import { loadApplicablePolicies } from '../src/services/policies/load-applicable-policies';
 import { updatePolicy } from '../src/services/policies/update-policy';
 import type { HttpMethod } from '../src/http/api-v1/define-route';

@@ -6,10 +6,9 @@
  */
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type IntentListView, evaluateGate, toGateDecision } from '@purser/core';
+import type { IntentListView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { authorizePayment, type AuthorizeDeps } from '../src/services/payments/authorize-payment';
-import { createPaymentSteps } from '../src/services/payments/payment-steps';
 import { createRails } from '../src/services/rails/create-rails';
 import { insertIntentRow } from './support/intent-rows';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
@@ -51,18 +50,15 @@ async function idsOf(response: LightMyRequestResponse): Promise<{ ids: string[];
 /** A payment the gate allows, authorized in one step (its decision recorded on the intent). */
 async function allowedPayment(agentId: string, dollars: number): Promise<string> {
   const intentId = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: BigInt(dollars * 1_000_000), rail: 'ledger' });
-  expect(await authorizePayment(deps, intentId)).toMatchObject({ authorized: true });
+  expect(await authorizePayment(deps, intentId)).toMatchObject({ outcome: 'authorized' });
   return intentId;
 }
 
-/** A payment the enforced rules refuse, through the workflow's gate step. */
+/** A payment the enforced rules refuse, at the front's gate. */
 async function refusedPayment(agentId: string, dollars: number, category: string): Promise<string> {
   const intentId = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: BigInt(dollars * 1_000_000), rail: 'ledger' });
   await prisma.paymentIntent.update({ where: { id: intentId }, data: { category } });
-  const steps = createPaymentSteps({ db: t.deps.db, temporal: t.deps.temporal, logger: t.deps.logger, rails: deps.rails });
-  const input = await steps.loadGate(intentId);
-  const at = new Date();
-  expect(await steps.applyGate(intentId, toGateDecision(evaluateGate(input, at), at), input.revision)).toEqual({ status: 'blocked' });
+  expect(await authorizePayment(deps, intentId)).toMatchObject({ outcome: 'refused', status: 'blocked', at: 'policy_gate' });
   return intentId;
 }
 

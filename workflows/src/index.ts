@@ -23,6 +23,7 @@ export {
   type ActivityDatabase,
   type ActivityDependencies,
   type DatabaseHealth,
+  type PaymentActivities,
   type PaymentSteps,
   type WebhookSender,
 } from './activities';

@@ -1,8 +1,9 @@
 // paymentWorkflow's own decisions, on a real Temporal dev server and worker, with the steps
 // handed in as an in-memory stand-in (STYLE.md: activities come from a factory, so tests hand
 // in stub pieces). The server's real steps are tested in server/test/payments.temporal.test.ts;
-// here: transient rail failures are retried with backoff up to maxRetries, exhausted retries
-// release the held funds, and a declined payment is never retried.
+// here: the workflow follows each outcome of the front (authorizePayment) with the steps it
+// stands for, transient rail failures are retried with backoff up to maxRetries, exhausted
+// retries release the held funds, and a declined payment is never retried.
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, type IntentStatus, type GateDecision } from '@purser/core';
+import { AppError, type AuthorizeOutcome, type GateDecision, type PaymentActivities } from '@purser/core';
 import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { createActivities, createPaymentsWorker, paymentWorkflowId, startTemporalDevServer, WORKFLOW_NAMES, type DevServer, type PaymentSteps } from '../src/index';
 import type { paymentWorkflow } from '../src/workflows/payment';
@@ -39,46 +40,32 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+const onCard: AuthorizeOutcome = { outcome: 'authorized', decision: allow, rail: 'card', sandbox: true };
+
 /**
- * An intent that passes its gate at once, and a record of every step called. authorize declines
- * unless `authorized` is given, so the steps run one by one.
+ * A record of every step called. authorizePayment answers `fronts` in turn (the last one again
+ * when they run out); a card payment that passes its gate at once unless given.
  */
 function stubSteps(
   executeOnRail: PaymentSteps['executeOnRail'],
   rail: Partial<Pick<PaymentSteps, 'checkRail' | 'abandonRail'>> = {},
-  authorized: Awaited<ReturnType<PaymentSteps['authorize']>> = { authorized: false },
+  fronts: AuthorizeOutcome[] = [onCard],
 ) {
   const calls: string[] = [];
-  let status: IntentStatus = 'created';
   const record = (name: string) => calls.push(name);
-  const steps: PaymentSteps = {
-    authorize: async () => {
-      record(`authorize:${authorized.authorized ? 'yes' : 'no'}`);
-      if (authorized.authorized) status = 'processing';
-      return authorized;
+  let front = 0;
+  const beforeOneFront = () => {
+    throw new Error('a run started today never takes the front step by step');
+  };
+  const steps: PaymentActivities = {
+    authorizePayment: async () => {
+      const outcome = fronts[Math.min(front++, fronts.length - 1)]!;
+      record(`authorize:${outcome.outcome}`);
+      return outcome;
     },
-    emitEvent: async (_id, type) => void record(`event:${type}`),
-    loadGate: async () => ({
-      intent: { amount: '5000000', currency: 'USDC', category: null, merchant: null, toAddress: null, merchantVerified: true, country: null, kyaTier: null },
-      agent: { kyaTier: 'basic', spendingRules: { maxTransactionAmount: '100000000', maxDailyLimit: '1000000000', approvalThreshold: null } },
-      policies: [],
-      usage: { spentInWindow: '0', spentThisMonth: '0' },
-      timeZone: 'UTC',
-      revision: 'r1',
-      status,
-    }),
-    applyGate: async (_id, decision) => {
-      record(`gate:${decision.decision}`);
-      status = 'approved';
-      return { status };
-    },
-    openApproval: async () => 'pending',
-    resolveApproval: async () => 'approved',
-    selectRail: async () => ({ rail: 'card', sandbox: true }),
-    reserveFunds: async () => {
-      record('reserve');
-      status = 'processing';
-      return { status: 'reserved' };
+    resolveApproval: async () => {
+      record('resolve');
+      return 'approved';
     },
     executeOnRail: async (id) => {
       record('execute');
@@ -92,16 +79,22 @@ function stubSteps(
       record('abandon');
       return rail.abandonRail ? rail.abandonRail(id) : null;
     },
-    capturePayment: async () => void record('capture'),
     settle: async (_id, steps) => void record(`settle:${steps.slice(-4).map((step) => `${step.step}=${step.status}`).join(',')}`),
     releaseFunds: async (_id, failure) => void record(`release:${failure.code}`),
     failIntent: async () => 'failed',
     recordWorkflowAudit: async () => void record('audit'),
+    emitEvent: beforeOneFront,
+    authorize: beforeOneFront,
+    loadGate: beforeOneFront,
+    applyGate: beforeOneFront,
+    openApproval: beforeOneFront,
+    selectRail: beforeOneFront,
+    reserveFunds: beforeOneFront,
   };
   return { steps, calls };
 }
 
-async function runPayment(steps: PaymentSteps, maxRetries: number): Promise<PaymentProgress> {
+async function runPayment(steps: PaymentActivities, maxRetries: number): Promise<PaymentProgress> {
   const taskQueue = `payment-workflow-${randomUUID()}`;
   const workerConnection = await NativeConnection.connect({ address: server.address });
   try {
@@ -138,11 +131,7 @@ describe('paymentWorkflow', () => {
     expect(result.status).toBe('settled');
     expect(attempts).toBe(3);
     expect(calls).toEqual([
-      'authorize:no',
-      'event:intent.created',
-      'gate:allow',
-      'event:intent.approved',
-      'reserve',
+      'authorize:authorized',
       'execute',
       'execute',
       'execute',
@@ -151,18 +140,13 @@ describe('paymentWorkflow', () => {
   }, 60_000);
 
   it('takes the front of an authorized payment in one step, yet lists every step of it in its progress', async () => {
-    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, {
-      authorized: true,
-      rail: 'card',
-      sandbox: true,
-      decision: allow,
-    });
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }));
 
     const result = await runPayment(steps, 3);
 
     expect(result.status).toBe('settled');
     // Capture, the settlement event and the audit entry: one step, one transaction.
-    expect(calls).toEqual(['authorize:yes', 'execute', 'settle:capture=completed,release=skipped,settlement.completed=completed,audit=completed']);
+    expect(calls).toEqual(['authorize:authorized', 'execute', 'settle:capture=completed,release=skipped,settlement.completed=completed,audit=completed']);
     expect(result.steps.map((step) => `${step.step}:${step.status}:${step.detail ?? ''}`)).toEqual([
       'intent.created:completed:',
       'policy_gate:completed:allow',
@@ -178,6 +162,81 @@ describe('paymentWorkflow', () => {
     ]);
   }, 60_000);
 
+  it('follows every outcome of the front: it waits for the owner, then goes to the front again to be held', async () => {
+    const needsApproval: GateDecision = {
+      ...allow,
+      decision: 'require_approval',
+      fired: [{ rule: 'agent.approvalThreshold', outcome: 'require_approval', code: 'APPROVAL_THRESHOLD_EXCEEDED', message: 'Over $50', shadow: false }],
+    };
+    // The time box has run out already: the wait ends at once and the database answers (approved).
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, [
+      { outcome: 'needs_approval', decision: needsApproval, expiresAt: '2026-01-01T00:00:00.000Z' },
+      onCard,
+    ]);
+
+    const result = await runPayment(steps, 0);
+
+    expect(result.status).toBe('settled');
+    expect(calls.slice(0, 4)).toEqual(['authorize:needs_approval', 'resolve', 'authorize:authorized', 'execute']);
+    expect(result.steps.map((step) => `${step.step}:${step.status}:${step.detail ?? ''}`).slice(0, 7)).toEqual([
+      'intent.created:completed:',
+      'policy_gate:completed:require_approval: APPROVAL_THRESHOLD_EXCEEDED',
+      'approval:completed:approved by the owner',
+      'intent.approved:completed:',
+      'rail_selection:completed:card (sandbox)',
+      'reserve:completed:',
+      'execute:completed:ref',
+    ]);
+  }, 60_000);
+
+  it.each([
+    {
+      name: 'a denial',
+      front: { outcome: 'refused', status: 'blocked', at: 'policy_gate', rail: null, failure: { code: 'CATEGORY_NOT_ALLOWED', message: 'No gambling' } } as const,
+      steps: ['intent.created:completed:', 'policy_gate:failed:deny: CATEGORY_NOT_ALLOWED', 'policy_gate:failed:policy.violation emitted', 'audit:completed:'],
+    },
+    {
+      name: 'no rail',
+      front: { outcome: 'refused', status: 'failed', at: 'rail_selection', rail: null, failure: { code: 'RAIL_UNAVAILABLE', message: 'No x402 chain' } } as const,
+      steps: ['intent.created:completed:', 'policy_gate:completed:allow', 'approval:skipped:not required', 'intent.approved:completed:', 'rail_selection:failed:No x402 chain', 'audit:completed:'],
+    },
+    {
+      name: 'too little money',
+      front: { outcome: 'refused', status: 'failed', at: 'reserve', rail: { rail: 'ledger', sandbox: false }, failure: { code: 'INSUFFICIENT_FUNDS', message: 'Insufficient balance' } } as const,
+      steps: [
+        'intent.created:completed:',
+        'policy_gate:completed:allow',
+        'approval:skipped:not required',
+        'intent.approved:completed:',
+        'rail_selection:completed:ledger',
+        'reserve:failed:Insufficient balance',
+        'audit:completed:',
+      ],
+    },
+  ])('ends at the front on $name, moving nothing, with the steps it stands for', async ({ front, steps: expected }) => {
+    const decision: GateDecision =
+      front.at === 'policy_gate'
+        ? { ...allow, decision: 'deny', fired: [{ rule: 'allowedCategories', outcome: 'deny', code: 'CATEGORY_NOT_ALLOWED', message: 'No gambling', shadow: false }] }
+        : allow;
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, [{ ...front, decision }]);
+
+    const result = await runPayment(steps, 0);
+
+    expect(result.status).toBe(front.status);
+    expect(calls).toEqual(['authorize:refused', 'audit']);
+    expect(result.steps.map((step) => `${step.step}:${step.status}:${step.detail ?? ''}`)).toEqual(expected);
+  }, 60_000);
+
+  it('ends a payment that left the front before it ran (cancelled) without another step', async () => {
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, [
+      { outcome: 'ended', status: 'cancelled' },
+    ]);
+    const result = await runPayment(steps, 0);
+    expect(result.status).toBe('cancelled');
+    expect(calls).toEqual(['authorize:ended', 'audit']);
+    expect(result.steps.map((step) => `${step.step}:${step.status}:${step.detail ?? ''}`)).toEqual(['intent.created:completed:', 'policy_gate:skipped:intent is cancelled', 'audit:completed:']);
+  }, 60_000);
+
   it('retries the ledger rail’s execute of an authorized payment as its retries allow, then releases', async () => {
     let attempts = 0;
     const { steps, calls } = stubSteps(
@@ -186,7 +245,7 @@ describe('paymentWorkflow', () => {
         throw new Error('database went away');
       },
       {},
-      { authorized: true, rail: 'ledger', sandbox: false, decision: allow },
+      [{ outcome: 'authorized', decision: allow, rail: 'ledger', sandbox: false }],
     );
 
     const result = await runPayment(steps, 1);

@@ -1,39 +1,14 @@
-// The policy and KYA gate over its JSON inputs (the payment steps' GateInput): the payment
-// workflow evaluates it in workflow code, and the server's front of a payment again under the
-// wallet lock, through these same two functions. Pure (no I/O, no clock), so it is safe in the
-// workflow sandbox.
-import type { GateDecision, GateInput } from '../contracts/payment-steps';
+// The policy and KYA gate: the policy engine over the inputs the front of a payment loads
+// (GateInput), and its result as the intent records it. Pure (no I/O, no clock).
+import type { GateDecision, GateInput, GateInputJson } from '../contracts/payment-steps';
 import type { KyaTier } from '../kya';
 import { evaluatePolicy, type PolicyEvaluation } from './evaluate-policy';
+import { policyRulesToDocument } from './policy-document';
 import { policyRulesSchema } from './policy-rules';
 
-/** Evaluates the gate's inputs (amounts as decimal strings, policies in document form) at `at`. */
-export function evaluateGate(input: GateInput, at: Date): PolicyEvaluation {
-  const rules = input.agent.spendingRules;
-  return evaluatePolicy({
-    intent: {
-      amount: BigInt(input.intent.amount),
-      currency: input.intent.currency,
-      category: input.intent.category,
-      merchant: input.intent.merchant,
-      toAddress: input.intent.toAddress,
-      merchantVerified: input.intent.merchantVerified,
-      country: input.intent.country,
-      kyaTier: input.intent.kyaTier as KyaTier | null,
-    },
-    agent: {
-      kyaTier: input.agent.kyaTier as KyaTier,
-      spendingRules: {
-        maxTransactionAmount: BigInt(rules.maxTransactionAmount),
-        maxDailyLimit: BigInt(rules.maxDailyLimit),
-        approvalThreshold: rules.approvalThreshold === null ? null : BigInt(rules.approvalThreshold),
-      },
-    },
-    policies: input.policies.map((policy) => ({ ...policy, rules: policyRulesSchema.parse(policy.rules) })),
-    usage: { spentInWindow: BigInt(input.usage.spentInWindow), spentThisMonth: BigInt(input.usage.spentThisMonth) },
-    at,
-    timeZone: input.timeZone,
-  });
+/** Evaluates the gate's inputs at `at`. */
+export function evaluateGate({ intent, agent, policies, usage, timeZone }: GateInput, at: Date): PolicyEvaluation {
+  return evaluatePolicy({ intent, agent, policies, usage, timeZone, at });
 }
 
 /** The evaluation as it is recorded on the intent (policyDecision): JSON, shadow results summarised. */
@@ -44,5 +19,58 @@ export function toGateDecision(evaluation: PolicyEvaluation, at: Date): GateDeci
     shadow: evaluation.shadow.map(({ policyId, name, version, decision }) => ({ policyId, name, version, decision })),
     timeBoxMs: evaluation.timeBoxMs,
     evaluatedAt: at.toISOString(),
+  };
+}
+
+// ------------------------------------------------------------ before 'one-front'
+// Runs recorded before the payment workflow's 'one-front' patch load the gate's inputs as JSON
+// (loadGate) and evaluate them in workflow code. These two carry the inputs across that edge;
+// they go with that branch of the workflow.
+
+export function gateInputToJson(input: GateInput, revision: string): GateInputJson {
+  const rules = input.agent.spendingRules;
+  return {
+    intent: {
+      amount: input.intent.amount.toString(),
+      currency: input.intent.currency,
+      category: input.intent.category ?? null,
+      merchant: input.intent.merchant ?? null,
+      toAddress: input.intent.toAddress ?? null,
+      merchantVerified: input.intent.merchantVerified ?? true,
+      country: input.intent.country ?? null,
+      kyaTier: input.intent.kyaTier ?? null,
+    },
+    agent: {
+      kyaTier: input.agent.kyaTier,
+      spendingRules: {
+        maxTransactionAmount: rules.maxTransactionAmount.toString(),
+        maxDailyLimit: rules.maxDailyLimit.toString(),
+        approvalThreshold: rules.approvalThreshold?.toString() ?? null,
+      },
+    },
+    policies: input.policies.map(({ id, name, version, rules: parsed, shadow }) => ({ id, name, version, rules: policyRulesToDocument(parsed), shadow })),
+    usage: { spentInWindow: input.usage.spentInWindow.toString(), spentThisMonth: input.usage.spentThisMonth.toString() },
+    timeZone: input.timeZone,
+    revision,
+    status: input.status,
+  };
+}
+
+export function gateInputFromJson(json: GateInputJson): GateInput {
+  const rules = json.agent.spendingRules;
+  return {
+    intent: { ...json.intent, amount: BigInt(json.intent.amount), kyaTier: json.intent.kyaTier as KyaTier | null },
+    agent: {
+      kyaTier: json.agent.kyaTier as KyaTier,
+      spendingRules: {
+        maxTransactionAmount: BigInt(rules.maxTransactionAmount),
+        maxDailyLimit: BigInt(rules.maxDailyLimit),
+        approvalThreshold: rules.approvalThreshold === null ? null : BigInt(rules.approvalThreshold),
+      },
+    },
+    policies: json.policies.map((policy) => ({ ...policy, rules: policyRulesSchema.parse(policy.rules) })),
+    usage: { spentInWindow: BigInt(json.usage.spentInWindow), spentThisMonth: BigInt(json.usage.spentThisMonth) },
+    timeZone: json.timeZone,
+    status: json.status,
   };
 }

@@ -3,18 +3,18 @@
 // webhook steps are implemented by the server's services and handed in here, so this
 // workspace never imports the server.
 import { createHealthActivities, type ActivityDatabase } from './health';
-import type { PaymentSteps } from '@purser/core';
+import type { PaymentActivities } from '@purser/core';
 import { createPaymentActivities } from './payments';
 import { createWebhookActivities, type WebhookSender } from './webhooks';
 
 export type { ActivityDatabase, DatabaseHealth } from './health';
-export type { PaymentSteps } from '@purser/core';
+export type { PaymentActivities, PaymentSteps } from '@purser/core';
 export type { WebhookSender } from './webhooks';
 
 export interface ActivityDependencies {
   db: ActivityDatabase;
-  /** The payment workflow's steps; a worker without them runs no payments. */
-  payments?: PaymentSteps;
+  /** The payment workflow's steps (with those of runs recorded before 'one-front'); a worker without them runs no payments. */
+  payments?: PaymentActivities;
   /** Webhook delivery; a worker without it delivers no webhooks. */
   webhooks?: WebhookSender;
 }

@@ -4,11 +4,11 @@
 // on, and leaves every other error retryable (a lost connection, a deadlock, a restarted database).
 import { ApplicationFailure } from '@temporalio/common';
 import { PAYMENT_FAILURES } from '../constants';
-import { isAppError, type ErrorCode, type PaymentSteps } from '@purser/core';
+import { isAppError, type ErrorCode, type PaymentActivities } from '@purser/core';
 
-export function createPaymentActivities(steps: PaymentSteps): PaymentSteps {
-  const activities = {} as PaymentSteps;
-  for (const name of Object.keys(steps) as (keyof PaymentSteps)[]) {
+export function createPaymentActivities(steps: PaymentActivities): PaymentActivities {
+  const activities = {} as PaymentActivities;
+  for (const name of Object.keys(steps) as (keyof PaymentActivities)[]) {
     const step = steps[name] as (...args: unknown[]) => Promise<unknown>;
     (activities as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
       try {

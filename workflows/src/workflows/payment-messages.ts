@@ -2,19 +2,14 @@
 // its signals. The workflow, the server's client (start, signal, query) and tests share these,
 // without the workflow's code.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core';
+import type { IntentStatus, PaymentStep, PaymentStepRecord } from '@purser/core';
+
+export type { PaymentStepRecord } from '@purser/core';
 
 export interface PaymentWorkflowInput {
   intentId: string;
   /** Retries of the rail's execute step after the first try (the intent's maxRetries). */
   maxRetries: number;
-}
-
-export interface PaymentStepRecord {
-  step: PaymentStep;
-  status: StepStatus;
-  at: string;
-  detail?: string;
 }
 
 export interface PaymentProgress {

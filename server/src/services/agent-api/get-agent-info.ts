@@ -4,7 +4,7 @@
  * scheme, asset, endpoints).
  */
 import { AGENT_API_PREFIX, parseAmount, toDecimalString, toDollars, type AgentInfoView } from '@purser/core';
-import { spentByAgent } from '../payments/gate-records';
+import { spentByAgent } from '../payments/gate-inputs';
 import type { AppDeps } from '../../trpc/context';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getAgent } from '../agents/get-agent';

@@ -1,7 +1,7 @@
 /**
  * An agent's spend per UTC day over the last `days` days, today included, for the spend chart
  * on the agent's page: oldest first, days without spend as zero. Spend is what the daily limit
- * counts (payments/gate.ts spentByAgent): intents whose funds are held or captured, dated by
+ * counts (payments/gate-inputs.ts spentByAgent): intents whose funds are held or captured, dated by
  * when they were reserved; released ones count for nothing. One query: the owner check, the
  * agent's daily limit and a LEFT JOIN of the days (generate_series) onto its intents, which
  * the (agent_id, reserved_at) index answers.

@@ -25,7 +25,7 @@ import {
   type PolicyDocument,
 } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
-import { spentByAgent } from '../payments/gate-records';
+import { spentByAgent } from '../payments/gate-inputs';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 
 /** Limits are dollars; spend sums both USD stablecoins, as the limits count them. */

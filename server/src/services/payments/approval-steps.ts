@@ -23,13 +23,16 @@ function outcomeOf(status: IntentStatus): ApprovalOutcome {
   return OUTCOME_BY_STATUS[status] ?? 'cancelled';
 }
 
-/** Opens (or re-opens, when limits sent an approved intent back) the approval, expiring at `expiresAt`. */
-export async function openApproval(tx: TransactionClient, intentId: string, expiresAt: Date): Promise<ApprovalOutcome> {
+/**
+ * Opens (or re-opens, when limits sent an approved intent back) the approval, expiring at
+ * `expiresAt`; a new approval is dated `openedAt` (the time its time box counts from).
+ */
+export async function openApproval(tx: TransactionClient, intentId: string, expiresAt: Date, openedAt?: Date): Promise<ApprovalOutcome> {
   const intent = await lockIntent(tx, intentId);
   if (intent.status !== 'pending_approval') return outcomeOf(intent.status);
   const existing = await tx.approval.findUnique({ where: { paymentIntentId: intentId }, select: { status: true } });
   if (!existing) {
-    await tx.approval.create({ data: { paymentIntentId: intentId, expiresAt }, select: { id: true } });
+    await tx.approval.create({ data: { paymentIntentId: intentId, expiresAt, ...(openedAt ? { createdAt: openedAt } : {}) }, select: { id: true } });
   } else {
     await tx.approval.update({
       where: { paymentIntentId: intentId },

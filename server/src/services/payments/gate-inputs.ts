@@ -1,28 +1,12 @@
 /**
- * The policy and KYA gate's database side. loadGate gathers what the pure policy engine needs
- * (the workflow evaluates it); applyGate records the decision and moves the intent, under the
- * intent's row lock, unless the inputs changed since they were loaded (`stale`: the workflow
- * evaluates again). Attaching a policy takes the same lock, so no policy slips past the gate.
- * Reserve loads the same inputs under the wallet lock and evaluates them with the same
- * functions (core's policy/gate).
+ * The policy and KYA gate's inputs, read in the front of a payment's transaction
+ * (authorize-payment.ts) under the intent's and the agent wallet's locks: attaching a policy
+ * takes the intent's lock, so no policy slips past the gate, and the usage read under the
+ * wallet's lock counts every payment before this one.
  */
-import {
-  AppError,
-  INTENT_NOT_FOUND_MESSAGE,
-  PAYMENT_WORKFLOW_ACTOR,
-  usageWindows,
-  policyRulesToDocument,
-  type IntentStatus,
-  type GateDecision,
-  type GateInput,
-  type GateOutcome,
-} from '@purser/core';
+import { AppError, INTENT_NOT_FOUND_MESSAGE, usageWindows, type GateDecision, type GateInput, type IntentStatus, type KyaTier } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
-import { DEFAULT_APPROVAL_TIME_BOX_MS } from '@purser/workflows';
-import { hashRequest } from '../idempotency/with-idempotency';
-import { lockIntent, transitionIntent } from '../intents/transition-intent';
-import { openApproval } from './approval-steps';
 
 /** Owners have no time zone setting yet: calendar months are UTC months. */
 export const OWNER_TIME_ZONE = 'UTC';
@@ -56,43 +40,30 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
       metadata: true,
       geography: true,
       kyaTier: true,
-      updatedAt: true,
-      agent: { select: { kyaTier: true, spendingRules: { select: { maxTransactionAmount: true, maxDailyLimit: true, approvalThreshold: true, updatedAt: true } } } },
+      agent: { select: { kyaTier: true, spendingRules: { select: { maxTransactionAmount: true, maxDailyLimit: true, approvalThreshold: true } } } },
     },
   });
   if (!intent) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
   const rules = intent.agent.spendingRules;
   if (!rules) throw new AppError('CONFLICT', 'The agent has no spending rules');
   const policies = await loadApplicablePolicies(tx, { ownerId: intent.ownerId, agentId: intent.agentId, intentId });
-  const usage = await spentByAgent(tx, intent.agentId, at);
-  const input: Omit<GateInput, 'revision'> = {
+  return {
     intent: {
-      amount: intent.amount.toString(),
+      amount: intent.amount,
       currency: intent.currency,
       category: intent.category,
       merchant: intent.merchant,
       toAddress: intent.toAddress,
       merchantVerified: merchantIsVerified(intent.rail, intent.metadata),
       country: intent.geography,
-      kyaTier: intent.kyaTier,
+      kyaTier: intent.kyaTier as KyaTier | null,
     },
-    agent: {
-      kyaTier: intent.agent.kyaTier,
-      spendingRules: {
-        maxTransactionAmount: rules.maxTransactionAmount.toString(),
-        maxDailyLimit: rules.maxDailyLimit.toString(),
-        approvalThreshold: rules.approvalThreshold?.toString() ?? null,
-      },
-    },
-    // Document form (dollars), which the workflow parses again with policyRulesSchema.
-    policies: policies.map(({ id, name, version, rules: parsed, shadow }) => ({ id, name, version, rules: policyRulesToDocument(parsed), shadow })),
-    usage: { spentInWindow: usage.spentInWindow.toString(), spentThisMonth: usage.spentThisMonth.toString() },
+    agent: { kyaTier: intent.agent.kyaTier as KyaTier, spendingRules: rules },
+    policies: policies.map(({ id, name, version, rules: parsed, shadow }) => ({ id, name, version, rules: parsed, shadow })),
+    usage: await spentByAgent(tx, intent.agentId, at),
     timeZone: OWNER_TIME_ZONE,
     status: intent.status as IntentStatus,
   };
-  // Usage is left out: it moves with every payment, and reserve re-checks it under the wallet lock.
-  const revision = hashRequest({ ...input, usage: null, rulesUpdatedAt: rules.updatedAt.toISOString(), intentUpdatedAt: intent.updatedAt.toISOString() });
-  return { ...input, revision };
 }
 
 /**
@@ -108,39 +79,6 @@ function merchantIsVerified(rail: string | null, metadata: Prisma.JsonValue): bo
 
 function isJsonObject(value: Prisma.JsonValue | undefined): value is Prisma.JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-export async function applyGateDecision(tx: TransactionClient, intentId: string, decision: GateDecision, revision: string, log: (message: string, data: object) => void): Promise<GateOutcome> {
-  const intent = await lockIntent(tx, intentId);
-  if (intent.status !== 'created' && intent.status !== 'pending_approval') return { status: intent.status };
-  const current = await loadGateInput(tx, intentId, new Date());
-  if (current.revision !== revision) return { stale: true };
-
-  const policyDecision = decision as unknown as Prisma.InputJsonObject;
-  const enforced = decision.fired.filter((rule) => !rule.shadow);
-  const audit = gateAudit(decision);
-  if (decision.shadow.length) log('shadow policies evaluated', { intentId, enforced: decision.decision, shadow: decision.shadow });
-
-  if (decision.decision === 'deny') {
-    const denial = enforced.find((rule) => rule.outcome === 'deny');
-    await transitionIntent(tx, intent, {
-      to: 'blocked',
-      actor: PAYMENT_WORKFLOW_ACTOR,
-      data: { policyDecision, failureCode: denial?.code ?? 'POLICY_VIOLATION', failureMessage: denial?.message ?? 'Refused by policy' },
-      audit,
-    });
-    return { status: 'blocked' };
-  }
-  if (decision.decision === 'require_approval' && intent.status === 'pending_approval') {
-    await tx.paymentIntent.update({ where: { id: intentId }, data: { policyDecision }, select: { id: true } });
-    return { status: 'pending_approval' };
-  }
-  const to = decision.decision === 'require_approval' ? 'pending_approval' : 'approved';
-  await transitionIntent(tx, intent, { to, actor: PAYMENT_WORKFLOW_ACTOR, data: { policyDecision }, audit });
-  // The approval exists as soon as the intent waits for it, so an owner can decide at once;
-  // the workflow's openApproval then sets the deadline its timer keeps.
-  if (to === 'pending_approval') await openApproval(tx, intentId, new Date(Date.parse(decision.evaluatedAt) + (decision.timeBoxMs ?? DEFAULT_APPROVAL_TIME_BOX_MS)));
-  return { status: to };
 }
 
 /** The gate's decision as its audit entry records it: enforced rules that fired, shadow policies' verdicts. */

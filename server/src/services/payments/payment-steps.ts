@@ -1,9 +1,18 @@
 /**
- * The server's implementation of the payment workflow's steps (PaymentSteps in
- * @purser/workflows): the worker hands it to createActivities. Each step is one short
- * database transaction (or a rail call) that is safe to run again.
+ * The server's implementation of the payment workflow's steps (core's PaymentSteps contract):
+ * the worker hands them to createActivities. Each step is one short database transaction (or a
+ * rail call) that is safe to run again.
  */
-import { type PaymentSteps, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
+import {
+  AppError,
+  gateInputToJson,
+  PAYMENT_WORKFLOW_ACTOR,
+  type AuthorizeOutcome,
+  type PaymentActivities,
+  type PaymentStepRecord,
+  type PaymentSteps,
+  type PaymentStepsBeforeOneFront,
+} from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../trpc/context';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
@@ -13,44 +22,31 @@ import { intentSelect, toIntentView } from '../intents/intent-view';
 import type { Rails } from '../rails/create-rails';
 import { openApproval, resolveApproval } from './approval-steps';
 import { authorizePayment } from './authorize-payment';
-import { applyGateDecision, loadGateInput } from './gate-records';
-import { abandonRail, checkRail, chooseRail, executeOnRail } from './rail-steps';
-import { reserveFunds } from './reserve-funds';
-import { captureInTransaction, capturePayment, failIntent, releaseFunds } from './settle-payment';
+import { loadGateInput } from './gate-inputs';
+import { abandonRail, checkRail, executeOnRail } from './rail-steps';
+import { captureInTransaction, failIntent, releaseFunds } from './settle-payment';
 
 export interface PaymentStepsDeps extends Pick<AppDeps, 'db' | 'temporal' | 'logger'> {
   rails: Rails;
 }
 
-export function createPaymentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): PaymentSteps {
+export function createPaymentSteps(deps: PaymentStepsDeps): PaymentActivities {
+  const steps = createCurrentSteps(deps);
+  return { ...steps, ...createStepsBeforeOneFront(deps, steps.authorizePayment) };
+}
+
+function createCurrentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): PaymentSteps {
   const prisma = db.prisma;
   return {
-    async emitEvent(intentId, type) {
-      const emitted = await prisma.$transaction(async (tx: TransactionClient) => {
-        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
-        return emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type, intent: toIntentView(row) });
-      });
-      await startWebhookDeliveries(temporal, emitted.deliveryIds);
-    },
-    authorize: (intentId) =>
+    authorizePayment: (intentId) =>
       authorizePayment(
         { prisma, rails, startDeliveries: (deliveryIds) => startWebhookDeliveries(temporal, deliveryIds), log: (message, data) => logger.info(data, message) },
         intentId,
       ),
-    loadGate: (intentId) => prisma.$transaction((tx: TransactionClient) => loadGateInput(tx, intentId, new Date())),
-    applyGate: (intentId, decision, revision) =>
-      withAuditRetry(prisma, (tx) => applyGateDecision(tx, intentId, decision, revision, (message, data) => logger.info(data, message))),
-    openApproval: (intentId, expiresAt) => withAuditRetry(prisma, (tx) => openApproval(tx, intentId, new Date(expiresAt))),
     resolveApproval: (intentId, timedOut) => withAuditRetry(prisma, (tx) => resolveApproval(tx, intentId, timedOut)),
-    selectRail: (intentId) => chooseRail(prisma, rails, intentId),
-    reserveFunds: (intentId) => reserveFunds(prisma, intentId),
     executeOnRail: (intentId) => executeOnRail(prisma, rails, intentId),
     checkRail: (intentId) => checkRail(prisma, rails, intentId),
     abandonRail: (intentId) => abandonRail(prisma, rails, intentId),
-    async capturePayment(intentId) {
-      const captured = await capturePayment(prisma, intentId);
-      await startWebhookDeliveries(temporal, captured.deliveryIds);
-    },
     async settle(intentId, steps) {
       const deliveryIds = await withAuditRetry(prisma, async (tx) => {
         const captured = await captureInTransaction(tx, intentId);
@@ -73,11 +69,69 @@ export function createPaymentSteps({ db, temporal, logger, rails }: PaymentSteps
   };
 }
 
+/**
+ * The steps runs recorded before the workflow's 'one-front' patch still call (core's
+ * PaymentStepsBeforeOneFront). Each runs the one front (authorizePayment) and answers in the
+ * shape those runs expect, so the front has one implementation: such a run that asks to apply
+ * its gate decision, choose its rail or reserve finds the payment decided, quoted and held in
+ * one transaction, and its later steps find each part done. They go with the patch.
+ */
+function createStepsBeforeOneFront({ db, temporal }: PaymentStepsDeps, authorize: PaymentSteps['authorizePayment']): PaymentStepsBeforeOneFront {
+  const prisma = db.prisma;
+  const statusAfter = (outcome: AuthorizeOutcome) => {
+    switch (outcome.outcome) {
+      case 'authorized':
+        return 'approved' as const;
+      case 'needs_approval':
+        return 'pending_approval' as const;
+      default:
+        return outcome.status;
+    }
+  };
+  return {
+    async emitEvent(intentId, type) {
+      const emitted = await prisma.$transaction(async (tx: TransactionClient) => {
+        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
+        return emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type, intent: toIntentView(row) });
+      });
+      await startWebhookDeliveries(temporal, emitted.deliveryIds);
+    },
+    async authorize(intentId) {
+      const outcome = await authorize(intentId);
+      if (outcome.outcome !== 'authorized') return { authorized: false };
+      return { authorized: true, rail: outcome.rail, sandbox: outcome.sandbox, decision: outcome.decision };
+    },
+    // The front evaluates the gate again under its locks, so no decision made from these inputs is applied as it was.
+    loadGate: (intentId) => prisma.$transaction(async (tx: TransactionClient) => gateInputToJson(await loadGateInput(tx, intentId, new Date()), '')),
+    applyGate: async (intentId) => ({ status: statusAfter(await authorize(intentId)) }),
+    openApproval: (intentId, expiresAt) => withAuditRetry(prisma, (tx) => openApproval(tx, intentId, new Date(expiresAt))),
+    async selectRail(intentId) {
+      const outcome = await authorize(intentId);
+      if (outcome.outcome === 'authorized') return { rail: outcome.rail, sandbox: outcome.sandbox };
+      if (outcome.outcome === 'refused' && outcome.rail) return outcome.rail;
+      throw new AppError('RAIL_UNAVAILABLE', outcome.outcome === 'refused' ? outcome.failure.message : `The payment intent is ${statusAfter(outcome)}`);
+    },
+    async reserveFunds(intentId) {
+      const outcome = await authorize(intentId);
+      switch (outcome.outcome) {
+        case 'authorized':
+          return { status: 'reserved' };
+        case 'needs_approval':
+          return { status: 'needs_approval' };
+        case 'ended':
+          return { status: outcome.status, ended: true };
+        case 'refused':
+          throw new AppError(outcome.status === 'blocked' ? 'POLICY_VIOLATION' : (outcome.failure.code as 'INSUFFICIENT_FUNDS'), outcome.failure.message);
+      }
+    },
+  };
+}
+
 /** The workflow's whole step history as one audit entry, once per intent. */
 async function appendWorkflowAudit(
   tx: TransactionClient,
   intent: { intentId: string; ownerId: string; status: string },
-  steps: Parameters<PaymentSteps['recordWorkflowAudit']>[1],
+  steps: PaymentStepRecord[],
 ): Promise<void> {
   const subject = `payment_intent:${intent.intentId}`;
   const action = 'payment_intent.workflow_completed';

@@ -1,7 +1,7 @@
 /**
- * The rail steps of a payment: choose the rail (quote), execute on it, and follow a pending
- * operation until it settles or is declined. A decline is a non-retryable PAYMENT_DECLINED;
- * the workflow then releases the held funds.
+ * The rail steps of a payment after its front (authorize-payment.ts quoted the rail): execute
+ * on it, and follow a pending operation until it settles or is declined. A decline is a
+ * non-retryable PAYMENT_DECLINED; the workflow then releases the held funds.
  */
 import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb, type RailStepResult } from '@purser/core';
 import type { Prisma, PrismaClient } from '@purser/db';
@@ -42,12 +42,6 @@ export async function railPaymentOf(prisma: PrismaClient, intentId: string): Pro
   const intent = await prisma.paymentIntent.findUnique({ where: { id: intentId }, select: railPaymentSelect });
   if (!intent) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
   return toRailPayment(intentId, intent);
-}
-
-export async function chooseRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<{ rail: RailStepResult['rail']; sandbox: boolean }> {
-  const { payment, rail } = await railPaymentOf(prisma, intentId);
-  const chosen = await selectRail(rails, rail, payment);
-  return { rail: chosen.rail.name, sandbox: chosen.rail.sandbox };
 }
 
 export async function executeOnRail(prisma: PrismaClient, rails: Rails, intentId: string): Promise<RailStepResult> {
