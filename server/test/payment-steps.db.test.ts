@@ -5,12 +5,14 @@
  * verifyLedger notices a hold nobody accounts for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { evaluateGate, gateInputFromJson, toGateDecision } from '@purser/core';
 import type { PrismaClient, TransactionClient } from '@purser/db';
 import { lockIntent, transitionIntent } from '../src/services/intents/transition-intent';
 import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../src/services/ledger/post-ledger-transaction';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { capturePayment, failIntent, releaseFunds } from '../src/services/payments/settle-payment';
 import { authorizePayment } from '../src/services/payments/authorize-payment';
+import { createPaymentSteps } from '../src/services/payments/payment-steps';
 import { createRails } from '../src/services/rails/create-rails';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { insertIntentRow } from './support/intent-rows';
@@ -187,5 +189,52 @@ describe('payment steps', () => {
     } finally {
       await other.cleanup();
     }
+  });
+});
+
+describe('the steps runs recorded before one-front still call', () => {
+  /** A run of that version, carried on by a worker of today: its steps are the one front answered in their shape. */
+  const steps = () => createPaymentSteps({ db: t.deps.db, temporal: t.deps.temporal, logger: t.deps.logger, rails: createRails({ prisma }) });
+
+  async function gateAsTheOldRunDoes(intentId: string) {
+    const input = await steps().loadGate(intentId);
+    const at = new Date();
+    return steps().applyGate(intentId, toGateDecision(evaluateGate(gateInputFromJson(input), at), at), input.revision);
+  }
+
+  it('take an allowed payment through gate, rail and reserve, holding its funds once', async () => {
+    const { agentId } = await fundedAgent(50);
+    const intentId = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: 5_000_000n, rail: 'ledger' });
+    await steps().emitEvent(intentId, 'intent.created');
+    expect(await steps().loadGate(intentId)).toMatchObject({ status: 'created', intent: { amount: '5000000' }, usage: { spentInWindow: '0' } });
+
+    expect(await gateAsTheOldRunDoes(intentId)).toEqual({ status: 'approved' });
+    expect(await steps().selectRail(intentId)).toEqual({ rail: 'ledger', sandbox: false });
+    expect(await steps().reserveFunds(intentId)).toEqual({ status: 'reserved' });
+    expect(await steps().reserveFunds(intentId)).toEqual({ status: 'reserved' });
+
+    expect(await ledgerTypesOf(intentId)).toEqual(['payment_hold']);
+    expect(await balanceOf(agentId)).toBe(45_000_000n);
+    expect((await verifyLedger(prisma)).problems).toEqual([]);
+  });
+
+  it('answer a payment that needs approval, a denied one and an uncovered one as those runs expect, moving nothing', async () => {
+    const { agentId } = await fundedAgent(3, { max_transaction_amount: 10 });
+    const waiting = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: 2_000_000n, rail: 'ledger' });
+    await prisma.spendingRules.update({ where: { agentId }, data: { approvalThreshold: 1_000_000n } });
+    expect(await gateAsTheOldRunDoes(waiting)).toEqual({ status: 'pending_approval' });
+    expect(await steps().openApproval(waiting, new Date(Date.now() + 60_000).toISOString())).toBe('pending');
+
+    const denied = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: 11_000_000n, rail: 'ledger' });
+    expect(await gateAsTheOldRunDoes(denied)).toEqual({ status: 'blocked' });
+    await expect(steps().reserveFunds(denied)).resolves.toEqual({ status: 'blocked', ended: true });
+
+    await prisma.spendingRules.update({ where: { agentId }, data: { approvalThreshold: null } });
+    const uncovered = await insertIntentRow(prisma, { ownerId: owner.userId, agentId, amount: 4_000_000n, rail: 'ledger' });
+    expect(await gateAsTheOldRunDoes(uncovered)).toEqual({ status: 'failed' });
+    expect(await prisma.paymentIntent.findUniqueOrThrow({ where: { id: uncovered }, select: { failureCode: true } })).toEqual({ failureCode: 'INSUFFICIENT_FUNDS' });
+
+    for (const intentId of [waiting, denied, uncovered]) expect(await ledgerTypesOf(intentId)).toEqual([]);
+    expect(await balanceOf(agentId)).toBe(3_000_000n);
   });
 });
