@@ -254,6 +254,11 @@ async function migrateWith(adapter: SqlMigrationAwareDriverAdapterFactory, logge
   logger.info({ applied, ms: Date.now() - started }, applied.length ? 'Database migrations applied' : 'Database schema is up to date');
 }
 
+/** A client on PostgreSQL with a pool of its own (`max` connections), configured as the product's. */
+export function createPostgresClient(connectionString: string, { max }: { max?: number } = {}): PrismaClient {
+  return createClient(new PostgresAdapterFactory({ connectionString, ...(max === undefined ? {} : { max }) }));
+}
+
 function createClient(adapter: PostgresAdapterFactory | PGliteAdapterFactory): PrismaClient {
   return new GeneratedPrismaClient({ adapter, omit: secretColumns });
 }

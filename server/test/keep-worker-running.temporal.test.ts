@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, type Worker } from '@temporalio/worker';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
-import { createActivities, createPaymentsWorker, runHealthCheck, startTemporalDevServer, type DevServer, type DevServerOptions } from '@purser/workflows';
+import { createActivities, createPaymentsWorker, ensureTemporalCli, runHealthCheck, startTemporalDevServer, type DevServer, type DevServerOptions } from '@purser/workflows';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { keepWorkerRunning, type RunningWorker } from '../src/keep-worker-running';
 
 const log = (message: string) => process.stderr.write(`[keep-worker-running] ${message}\n`);

@@ -7,8 +7,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAppError, parseAmount } from '@purser/core';
-import { PostgresAdapterFactory, secretColumns, type PrismaClient } from '@purser/db';
-import { PrismaClient as GeneratedPrismaClient } from '@purser/db/generated/client';
+import { createPostgresClient, type PrismaClient } from '@purser/db';
 import { testDatabaseKind } from '@purser/db/testing';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { fundAgent } from '../src/services/wallets/fund-agent';
@@ -25,10 +24,7 @@ let prisma: PrismaClient;
 beforeAll(async () => {
   testApp = await createTestApp();
   prisma = testApp.databaseUrl
-    ? new GeneratedPrismaClient({
-        adapter: new PostgresAdapterFactory({ connectionString: testApp.databaseUrl, max: BURST_POOL_SIZE }),
-        omit: secretColumns,
-      })
+    ? createPostgresClient(testApp.databaseUrl, { max: BURST_POOL_SIZE })
     : testApp.deps.db.prisma;
 });
 

@@ -17,6 +17,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEndpointInput, type WebhookEndpointWithSecretView } from '@purser/core';
 import {
+  ensureTemporalCli,
   startTemporalDevServer,
   WORKFLOWS_PATH,
   webhookDeliveryWorkflowId,
@@ -26,7 +27,6 @@ import {
   type WebhookDeliveryResult,
   type webhookDeliveryWorkflow,
 } from '@purser/workflows';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';
 import { emitPaymentEvent } from '../src/services/webhooks/emit-payment-event';

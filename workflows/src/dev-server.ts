@@ -13,7 +13,7 @@ import { createServer } from 'node:net';
 import { Connection } from '@temporalio/client';
 
 export interface DevServerOptions {
-  /** Absolute path of the `temporal` binary (see scripts/temporal-cli.mjs). */
+  /** Absolute path of the `temporal` binary (ensureTemporalCli, temporal-cli.mjs). */
   cliPath: string;
   /** SQLite file holding the server's state; created when missing. */
   dbFile: string;

@@ -1,6 +1,6 @@
 // Runs against a real `temporal server start-dev` (SQLite file), a real worker and a real
 // database (openTestDatabase). The CLI comes from TEMPORAL_CLI_PATH (scripts/test.mjs) or
-// scripts/temporal-cli.mjs.
+// ensureTemporalCli.
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
@@ -13,9 +13,8 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
 import { freePort, freePorts } from '../../scripts/lib.mjs';
-import { createActivities, createPaymentsWorker, runHealthCheck, startTemporalDevServer, WORKFLOW_NAMES, type ActivityDatabase, type DevServer } from '../src/index';
+import { createActivities, createPaymentsWorker, ensureTemporalCli, runHealthCheck, startTemporalDevServer, WORKFLOW_NAMES, type ActivityDatabase, type DevServer } from '../src/index';
 import type { healthCheckWorkflow } from '../src/workflows';
 
 const log = (message: string) => process.stderr.write(`[temporal test] ${message}\n`);

@@ -12,8 +12,7 @@ import { Client, Connection } from '@temporalio/client';
 import { NativeConnection } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError, type AuthorizeOutcome, type GateDecision, type PaymentActivities } from '@purser/core';
-import { ensureTemporalCli } from '../../scripts/temporal-cli.mjs';
-import { createActivities, createPaymentsWorker, paymentWorkflowId, startTemporalDevServer, WORKFLOW_NAMES, type DevServer, type PaymentSteps } from '../src/index';
+import { createActivities, createPaymentsWorker, ensureTemporalCli, paymentWorkflowId, startTemporalDevServer, WORKFLOW_NAMES, type DevServer, type PaymentSteps } from '../src/index';
 import type { paymentWorkflow } from '../src/workflows/payment';
 import type { PaymentProgress } from '../src/workflows/payment-messages';
 
