@@ -12,13 +12,13 @@ import { servedOpenApiDocument } from '@purser/server/testing';
 import { PurserAgentClient } from './agent-client';
 import { AGENT_API_BASE_PATH, BASE_PATHS, OPERATIONS, OWNER_API_BASE_PATH, type Operation } from './operations';
 import { PurserOwnerClient } from './owner-client';
-import { documentedOperations, operationAt, type DocumentedOperation } from '../test/support/openapi-operations';
+import { operationAt, sdkSurfaceOperations, type DocumentedOperation } from '../test/support/openapi-operations';
 
 const ORIGIN = 'http://sdk.test';
 let documented: DocumentedOperation[];
 
 beforeAll(async () => {
-  documented = documentedOperations(await servedOpenApiDocument(ORIGIN));
+  documented = sdkSurfaceOperations(await servedOpenApiDocument(ORIGIN));
 }, 120_000);
 
 const sdkOperations = () => Object.values(OPERATIONS).filter((operation) => operation.surface !== 'auth');

@@ -29,7 +29,7 @@ import {
   type Intent,
   type WebhookEndpointWithSecret,
 } from '../src/index';
-import { documentedOperations, operationAt, type DocumentedOperation } from './support/openapi-operations';
+import { operationAt, sdkSurfaceOperations, type DocumentedOperation } from './support/openapi-operations';
 import { startFlakyProxy, startWebhookReceiver, type ReceivedWebhook } from './support/local-servers';
 
 const PASSWORD = 'correct horse battery';
@@ -119,7 +119,7 @@ afterAll(async () => {
 describe('the OpenAPI document the product serves', () => {
   it('has exactly the operations of the SDK, money-moving where the SDK sends a key', async () => {
     const response = await fetch(`${appUrl}/api/v1/openapi.json`);
-    const documented = documentedOperations(await response.json());
+    const documented = sdkSurfaceOperations(await response.json());
     const sdk = Object.values(OPERATIONS).filter((operation) => operation.surface !== 'auth');
     const describeOne = (operation: { operationId: string; method: string; path: string; idempotencyKey?: boolean }) =>
       `${operation.operationId} ${operation.method} ${operation.path} ${operation.idempotencyKey === true ? 'keyed' : ''}`;
@@ -531,7 +531,7 @@ describe('the kill switch, budget alerts and the audit log', () => {
 
 describe('coverage and the ledger', () => {
   it('called every operation of the OpenAPI document, and the session calls, against the product', async () => {
-    const documented: DocumentedOperation[] = documentedOperations(await (await fetch(`${appUrl}/api/v1/openapi.json`)).json());
+    const documented: DocumentedOperation[] = sdkSurfaceOperations(await (await fetch(`${appUrl}/api/v1/openapi.json`)).json());
     const called = new Set(sent.map(({ method, path }) => operationAt(documented, method, path)?.operationId));
     expect(documented.filter((operation) => !called.has(operation.operationId)).map((operation) => operation.operationId)).toEqual([]);
     expect(sent.filter(({ path }) => path.startsWith('/auth/v1/')).map(({ path }) => path)).toEqual(expect.arrayContaining(['/auth/v1/signup', '/auth/v1/token']));

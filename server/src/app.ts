@@ -27,7 +27,8 @@ import { securityHeaders } from './http/security-headers';
 import { authenticateOwner } from './services/auth/authenticate-owner';
 import { apiV1Plugin } from './http/api-v1/plugin';
 import { appRouter, type AppRouter } from './trpc/router';
-import type { AppDeps, Context } from './trpc/context';
+import type { AppDeps } from './deps';
+import type { Context } from './trpc/context';
 
 /** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
 const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/', '/sandbox/'];

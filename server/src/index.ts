@@ -5,7 +5,7 @@ export type { AppRouter } from './trpc/router';
 // the HTTP app and its dependencies, the sandbox chain and the payments worker's activities.
 // Importing them starts nothing.
 export { buildApp, type AppOptions } from './app';
-export type { AppDeps, TemporalDeps } from './trpc/context';
+export type { AppDeps, TemporalDeps } from './deps';
 export { createHealthChecker } from './health';
 export { createEventBus } from './services/realtime/event-bus';
 export { createOutboundPolicy, type OutboundPolicy } from './services/outbound/outbound-policy';

@@ -32,7 +32,7 @@ import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 import { createOutboundPolicy } from './services/outbound/outbound-policy';
 import { createEventBus } from './services/realtime/event-bus';
-import type { TemporalDeps } from './trpc/context';
+import type { TemporalDeps } from './deps';
 import { createWorkerActivities } from './worker-activities';
 
 const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

@@ -8,7 +8,7 @@ import type { EvmChain } from './services/chain/evm-chain';
 import { createPaymentSteps } from './services/payments/payment-steps';
 import { createRails, type CreateRailsOptions } from './services/rails/create-rails';
 import { createWebhookSender } from './services/webhooks/deliver-webhook';
-import type { AppDeps } from './trpc/context';
+import type { AppDeps } from './deps';
 
 export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'masterKey' | 'outbound' | 'temporal' | 'x402MaxValiditySeconds'> {
   /** The EVM chain x402 payments settle on; without it the x402-base rail refuses. */

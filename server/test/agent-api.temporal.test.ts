@@ -146,7 +146,7 @@ describe('MCP', () => {
 
       const invalid = (await client.callTool({ name: 'make_payment', arguments: { amount: 'ten', to_address: 'x' } })) as CallToolResult;
       expect(invalid.isError).toBe(true);
-      expect(JSON.stringify(invalid.content)).toContain('VALIDATION_FAILED');
+      expect(invalid.content).toEqual([{ type: 'text', text: 'VALIDATION_FAILED: amount must be a positive number of dollars with at most 6 decimals' }]);
     } finally {
       await client.close();
     }

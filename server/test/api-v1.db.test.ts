@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import type { HttpMethod } from '../src/http/api-v1/define-route';
 import { agentRoutes } from '../src/http/agent-api/agent-routes';
+import { otherApiSections } from '../src/http/api-v1/plugin';
 import { apiRoutes } from '../src/http/api-v1/routes';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -51,7 +52,10 @@ describe('the OpenAPI document', () => {
     const operations = Object.values(document.paths).flatMap((methods) =>
       Object.values(methods).flatMap((operation) => (operation.operationId ? [operation.operationId] : [])),
     );
-    expect(operations.sort()).toEqual([...apiRoutes, ...agentRoutes].map((route) => route.operationId).sort());
+    const sections = otherApiSections().flatMap((section) => section.routes);
+    expect(operations.sort()).toEqual([...apiRoutes, ...sections].map((route) => route.operationId).sort());
+    expect(new Set(operations).size).toBe(operations.length);
+    expect(sections.map((route) => route.operationId)).toEqual(expect.arrayContaining(agentRoutes.map((route) => route.operationId)));
     // The agent API keeps its own base path and authenticates with the agent's DID and key.
     const payment = document.paths['/functions/v1/mcp-server/payment'] as unknown as { servers: unknown[]; post: { security: unknown[] } };
     expect(payment.post.security).toEqual([{ agentDid: [], agentKey: [] }]);
@@ -60,6 +64,14 @@ describe('the OpenAPI document', () => {
     const createAgent = document.paths['/agents']?.post;
     expect(JSON.stringify(createAgent?.requestBody)).toContain('max_transaction_amount');
     expect(JSON.stringify(document.paths['/wallet/top-up']?.post)).toContain('Idempotency-Key');
+    // The edge functions, sign-in and the assistant are described from their own declarations.
+    expect(JSON.stringify(document.paths['/functions/v1/top-up-wallet'])).toContain('Idempotency-Key');
+    const token = document.paths['/auth/v1/token'] as unknown as { post: { security: unknown[]; requestBody: { required: boolean } } };
+    expect(token.post.security).toEqual([]);
+    expect(token.post.requestBody.required).toBe(false);
+    const assistant = document.paths['/functions/v1/ai-assistant'] as unknown as { post: { security: unknown[]; responses: Record<string, { content?: object }> } };
+    expect(assistant.post.security).toEqual([{ clientKey: [] }]);
+    expect(Object.keys(assistant.post.responses['200']?.content ?? {})).toEqual(['text/event-stream']);
   });
 
   it('has an interactive reference page that works offline', async () => {

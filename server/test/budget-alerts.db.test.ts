@@ -23,7 +23,7 @@ import { capturePayment } from '../src/services/payments/settle-payment';
 import { startWebhookDeliveries } from '../src/services/webhooks/start-webhook-deliveries';
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';
 import { getWebhookDelivery } from '../src/services/webhooks/get-webhook-delivery';
-import type { TemporalDeps } from '../src/trpc/context';
+import type { TemporalDeps } from '../src/deps';
 import { insertIntentRow } from './support/intent-rows';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { createTestApp, type TestApp } from './support/test-app';

@@ -30,7 +30,7 @@ import { decodePaymentHeader } from '../src/services/x402/x402-messages';
 import { priceRequirement, signX402Authorization } from '../src/services/x402/x402-authorization';
 import { intentsRouter } from '../src/trpc/intents/router';
 import { realtimeRouter } from '../src/trpc/realtime/router';
-import type { TemporalDeps } from '../src/trpc/context';
+import type { TemporalDeps } from '../src/deps';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { chainNotInThisTest, createTestApp, type TestApp } from './support/test-app';
 

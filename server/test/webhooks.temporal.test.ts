@@ -35,7 +35,7 @@ import { redeliverWebhook } from '../src/services/webhooks/redeliver-webhook';
 import { rotateWebhookSecret } from '../src/services/webhooks/rotate-webhook-secret';
 import { startWebhookDeliveries } from '../src/services/webhooks/start-webhook-deliveries';
 import { updateWebhookEndpoint } from '../src/services/webhooks/update-webhook-endpoint';
-import type { TemporalDeps } from '../src/trpc/context';
+import type { TemporalDeps } from '../src/deps';
 import { createTestApp, type TestApp } from './support/test-app';
 import { createAgent, createOwner } from './support/wallet-fixtures';
 

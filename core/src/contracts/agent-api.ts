@@ -79,31 +79,33 @@ export const x402VersionSchema = z.union([z.literal(1), z.literal(2)], { error: 
 export const x402RequirementsInput = z.object(upstreamRequest);
 export type X402RequirementsInput = z.output<typeof x402RequirementsInput>;
 
-/**
- * The body is the chosen requirement, as the spec documents it, or `{ requirement, ... }`
- * with the URL it pays for and the payment's description and category.
- */
+/** `{ requirement, ... }`: the requirement to sign, with the URL it pays for and the payment's description and category. */
+export const x402SignPaymentFields = z.object({
+  requirement: x402RequirementSchema,
+  x402_version: x402VersionSchema.default(2),
+  url: upstreamUrlSchema.optional(),
+  description: z.string().trim().max(500, { error: 'description must be at most 500 characters' }).optional(),
+  category: text('category', 100).optional(),
+  idempotency_key: idempotencyKeySchema.optional(),
+});
+
+/** The body is the chosen requirement, as the spec documents it, or x402SignPaymentFields. */
 export const x402SignPaymentInput = z.preprocess(
   (body) => (body && typeof body === 'object' && !('requirement' in body) ? { requirement: body } : body),
-  z.object({
-    requirement: x402RequirementSchema,
-    x402_version: x402VersionSchema.default(2),
-    url: upstreamUrlSchema.optional(),
-    description: z.string().trim().max(500, { error: 'description must be at most 500 characters' }).optional(),
-    category: text('category', 100).optional(),
-    idempotency_key: idempotencyKeySchema.optional(),
-  }),
+  x402SignPaymentFields,
 );
 export type X402SignPaymentInput = z.output<typeof x402SignPaymentInput>;
 
-export const x402ProxyInput = z
-  .object({
-    ...upstreamRequest,
-    payment_header: z.string().trim().min(1).max(16_384).optional(),
-    /** The spec's names for the same header value. */
-    x_payment_header: z.string().trim().min(1).max(16_384).optional(),
-    xPaymentHeader: z.string().trim().min(1).max(16_384).optional(),
-  })
+/** The upstream request with the signed payment header, under any of its three names. */
+export const x402ProxyFields = z.object({
+  ...upstreamRequest,
+  payment_header: z.string().trim().min(1).max(16_384).optional(),
+  /** The spec's names for the same header value. */
+  x_payment_header: z.string().trim().min(1).max(16_384).optional(),
+  xPaymentHeader: z.string().trim().min(1).max(16_384).optional(),
+});
+
+export const x402ProxyInput = x402ProxyFields
   .transform(({ x_payment_header, xPaymentHeader, payment_header, ...rest }) => ({ ...rest, payment_header: payment_header ?? x_payment_header ?? xPaymentHeader }));
 export type X402ProxyInput = z.output<typeof x402ProxyInput>;
 

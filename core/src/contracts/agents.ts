@@ -206,6 +206,50 @@ export type VerifyCredentialResult = z.infer<typeof verifyCredentialResult>;
 export const verifyAgentCredentialInput = z.object({ agentId: agentIdSchema });
 export type VerifyAgentCredentialInput = z.output<typeof verifyAgentCredentialInput>;
 
+// ---------------------------------------------------------------- published identity documents
+
+/** The platform issuer's public key as it is published: an Ed25519 JWK with its thumbprint as `kid`. */
+export const publicJwkView = z.object({ kty: z.string(), crv: z.string(), x: z.string(), kid: z.string(), alg: z.string(), use: z.string() });
+
+/** GET /.well-known/jwt-vc-issuer: SD-JWT VC issuer metadata, the keys agent credentials are signed with. */
+export const issuerMetadataView = z.object({ issuer: z.string(), jwks: z.object({ keys: z.array(publicJwkView) }) });
+export type IssuerMetadataView = z.infer<typeof issuerMetadataView>;
+
+/** A DID document (W3C DID Core): the platform's did:web or an agent's did:agnic. */
+export const didDocumentView = z.looseObject({
+  '@context': z.array(z.string()),
+  id: z.string(),
+  alsoKnownAs: z.array(z.string()).optional(),
+  verificationMethod: z.array(z.record(z.string(), z.unknown())).optional(),
+  authentication: z.array(z.string()).optional(),
+  assertionMethod: z.array(z.string()).optional(),
+  service: z.array(z.record(z.string(), z.unknown())).optional(),
+});
+
+/** GET /1.0/identifiers/{did}: a DID resolution result (W3C DID Resolution), failures included. */
+export const didResolutionView = z.object({
+  '@context': z.string(),
+  didDocument: didDocumentView.nullable(),
+  didResolutionMetadata: z.record(z.string(), z.unknown()),
+  didDocumentMetadata: z.record(z.string(), z.unknown()),
+});
+
+/** SD-JWT VC type metadata of the agent credential's `vct`: its name and how wallets show its claims. */
+export const credentialTypeMetadataView = z.object({
+  vct: z.string(),
+  name: z.string(),
+  description: z.string(),
+  display: z.array(z.object({ locale: z.string(), name: z.string(), description: z.string() })),
+  claims: z.array(
+    z.object({
+      path: z.array(z.string()),
+      display: z.array(z.object({ locale: z.string(), label: z.string() })),
+      sd: z.enum(['always', 'allowed', 'never']).optional(),
+    }),
+  ),
+});
+export type CredentialTypeMetadataView = z.input<typeof credentialTypeMetadataView>;
+
 // ---------------------------------------------------------------- kill switch
 
 /** "Pause all agents": how many active agents it suspended now (0 when none was active). */

@@ -24,3 +24,24 @@ export const assistantRequestInput = z.strictObject({
 });
 
 export type AssistantRequest = z.infer<typeof assistantRequestInput>;
+
+/** One event's data of the streamed answer: a piece of the text in `choices[0].delta.content`. */
+export const chatCompletionChunkView = z.object({
+  id: z.string(),
+  object: z.literal('chat.completion.chunk'),
+  /** Seconds since the epoch. */
+  created: z.int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.int(),
+      delta: z.object({ content: z.string() }),
+      /** "stop" on the last chunk, which is followed by `data: [DONE]`. */
+      finish_reason: z.literal('stop').nullable(),
+    }),
+  ),
+});
+export type ChatCompletionChunk = z.input<typeof chatCompletionChunkView>;
+
+/** The events of the answer: chunks, or once text has been sent, the failure (then the connection is cut). */
+export const assistantEventView = z.union([chatCompletionChunkView, z.object({ error: z.object({ code: z.string(), message: z.string() }) })]);

@@ -5,6 +5,9 @@
  * and whether it answers a JSON Lines download.
  */
 
+import { AGENT_API_PREFIX } from '@purser/core';
+import { OWNER_API_BASE_PATH } from '../../src/operations';
+
 export interface DocumentedOperation {
   operationId: string;
   method: string;
@@ -65,4 +68,13 @@ export function operationAt(documented: readonly DocumentedOperation[], method: 
   return documented
     .filter((operation) => operation.method === method && operation.pattern.test(path))
     .sort((a, b) => parameters(a) - parameters(b))[0];
+}
+
+/**
+ * The operations the SDK covers: the owner API and the agent API. The document also lists the
+ * sign-in endpoints (the SDK's session calls, checked on their own), the edge functions, the
+ * public identity documents, the assistant and the sandbox's paid API, which the SDK does not wrap.
+ */
+export function sdkSurfaceOperations(document: unknown): DocumentedOperation[] {
+  return documentedOperations(document).filter((operation) => operation.path.startsWith(`${OWNER_API_BASE_PATH}/`) || operation.path.startsWith(AGENT_API_PREFIX));
 }

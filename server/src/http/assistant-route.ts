@@ -12,15 +12,16 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import OpenAI from 'openai';
-import { AppError, assistantRequestInput, isAppError, PUBLIC_ANON_KEY } from '@purser/core';
+import { AppError, assistantEventView, assistantRequestInput, isAppError } from '@purser/core';
 import { answerAssistant } from '../services/assistant/answer-assistant';
 import { DEFAULT_ASSISTANT_SETTINGS, type AssistantSettings } from '../services/assistant/assistant-settings';
 import { OFFLINE_MODEL } from '../services/assistant/offline-responder';
 import { ProviderFailure } from '../services/assistant/openai-responder';
-import { authenticateOwner, bearerToken } from '../services/auth/authenticate-owner';
-import type { AppDeps } from '../trpc/context';
+import { authenticateOwner } from '../services/auth/authenticate-owner';
+import type { AppDeps } from '../deps';
+import { defineRoute, type ApiRoute } from './api-v1/define-route';
+import { registerRoute } from './api-v1/register-route';
 import { openChatCompletionStream } from './chat-completion-stream';
-import { parseInput } from './request-input';
 
 export interface AssistantRouteOptions {
   deps: AppDeps;
@@ -29,12 +30,12 @@ export interface AssistantRouteOptions {
 
 const RATE_WINDOW_MS = 60_000;
 
-export async function assistantRoute(app: FastifyInstance, options: AssistantRouteOptions): Promise<void> {
-  const { deps } = options;
+/** The assistant's operation. The settings choose the model provider and the limits, never a schema. */
+export function assistantApiRoutes(options: Partial<AssistantSettings> = {}): ApiRoute[] {
   const settings: AssistantSettings = {
-    provider: options.settings?.provider,
-    rateLimitPerMinute: options.settings?.rateLimitPerMinute ?? DEFAULT_ASSISTANT_SETTINGS.rateLimitPerMinute,
-    timeoutMs: options.settings?.timeoutMs ?? DEFAULT_ASSISTANT_SETTINGS.timeoutMs,
+    provider: options.provider,
+    rateLimitPerMinute: options.rateLimitPerMinute ?? DEFAULT_ASSISTANT_SETTINGS.rateLimitPerMinute,
+    timeoutMs: options.timeoutMs ?? DEFAULT_ASSISTANT_SETTINGS.timeoutMs,
   };
   const provider = settings.provider
     ? {
@@ -45,6 +46,64 @@ export async function assistantRoute(app: FastifyInstance, options: AssistantRou
     : undefined;
   const secrets = settings.provider ? [settings.provider.apiKey] : [];
 
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/ai-assistant',
+      operationId: 'askAssistant',
+      summary: "The assistant widget's answer to a conversation, streamed as chat.completion.chunk server-sent events",
+      description:
+        'Each `data:` line holds a chunk with the text in `choices[0].delta.content`; `data: [DONE]` ends the answer. A failure before the first text is a JSON error; after it, an error event, then the connection is cut. A signed-in owner (session cookie) gets answers about their own account.',
+      tag: 'Assistant',
+      auth: 'client-key',
+      body: assistantRequestInput,
+      mediaType: 'text/event-stream',
+      response: assistantEventView,
+      config: { rateLimit: { max: settings.rateLimitPerMinute } },
+      async handler({ deps, body, request, reply }) {
+        // The cookie only: the bearer here is the public key, never an owner's token.
+        const owner = await authenticateOwner(deps, { cookies: request.cookies });
+
+        const gone = new AbortController();
+        reply.raw.on('close', () => {
+          if (!reply.raw.writableFinished) gone.abort();
+        });
+        const deadline = AbortSignal.timeout(settings.timeoutMs);
+        const signal = AbortSignal.any([gone.signal, deadline]);
+        const stream = openChatCompletionStream(reply, { id: `chatcmpl-${request.id}`, model: provider?.model ?? OFFLINE_MODEL });
+
+        try {
+          await answerAssistant({
+            deps,
+            provider,
+            request: body,
+            owner,
+            signal,
+            write: async (text) => {
+              signal.throwIfAborted();
+              stream.send(text);
+            },
+          });
+          stream.finish();
+        } catch (error) {
+          if (gone.signal.aborted) {
+            request.log.info('assistant client went away; answer abandoned');
+            if (!stream.started) reply.hijack();
+            reply.raw.destroy();
+            return reply;
+          }
+          const failure = describeFailure(error, deadline.aborted);
+          request.log.error({ failure: failure.code, ...errorFacts(error, secrets) }, 'assistant answer failed');
+          if (!stream.started) throw failure;
+          stream.fail(failure.toJSON().error);
+        }
+        return reply;
+      },
+    }),
+  ];
+}
+
+export async function assistantRoute(app: FastifyInstance, options: AssistantRouteOptions): Promise<void> {
   // Scoped to this plugin, like the /auth/v1 limits.
   await app.register(fastifyRateLimit, {
     global: false,
@@ -52,48 +111,7 @@ export async function assistantRoute(app: FastifyInstance, options: AssistantRou
     errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
     onExceeded: (request) => request.log.warn('assistant rate limit exceeded'),
   });
-
-  app.post('/ai-assistant', { config: { rateLimit: { max: settings.rateLimitPerMinute } } }, async (request, reply) => {
-    if (bearerToken(request.headers.authorization) !== PUBLIC_ANON_KEY) throw new AppError('UNAUTHORIZED', 'Missing or invalid client key');
-    const body = parseInput(assistantRequestInput, request.body);
-    // The cookie only: the bearer here is the public key, never an owner's token.
-    const owner = await authenticateOwner(deps, { cookies: request.cookies });
-
-    const gone = new AbortController();
-    reply.raw.on('close', () => {
-      if (!reply.raw.writableFinished) gone.abort();
-    });
-    const deadline = AbortSignal.timeout(settings.timeoutMs);
-    const signal = AbortSignal.any([gone.signal, deadline]);
-    const stream = openChatCompletionStream(reply, { id: `chatcmpl-${request.id}`, model: provider?.model ?? OFFLINE_MODEL });
-
-    try {
-      await answerAssistant({
-        deps,
-        provider,
-        request: body,
-        owner,
-        signal,
-        write: async (text) => {
-          signal.throwIfAborted();
-          stream.send(text);
-        },
-      });
-      stream.finish();
-    } catch (error) {
-      if (gone.signal.aborted) {
-        request.log.info('assistant client went away; answer abandoned');
-        if (!stream.started) reply.hijack();
-        reply.raw.destroy();
-        return reply;
-      }
-      const failure = describeFailure(error, deadline.aborted);
-      request.log.error({ failure: failure.code, ...errorFacts(error, secrets) }, 'assistant answer failed');
-      if (!stream.started) throw failure;
-      stream.fail(failure.toJSON().error);
-    }
-    return reply;
-  });
+  for (const route of assistantApiRoutes(options.settings)) registerRoute(app, route, { deps: options.deps });
 }
 
 function describeFailure(error: unknown, timedOut: boolean): AppError {

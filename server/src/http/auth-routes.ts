@@ -7,17 +7,21 @@
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import {
   ACCESS_TOKEN_TTL_SECONDS,
   AppError,
+  authSessionView,
+  authUserView,
   logoutQuery,
   refreshTokenBody,
   signInBody,
   signUpBody,
   tokenQuery,
   type AuthSessionView,
+  type SignInInput,
 } from '@purser/core';
-import { authenticateOwner, bearerToken } from '../services/auth/authenticate-owner';
+import { bearerToken } from '../services/auth/authenticate-owner';
 import { getOwnerUser } from '../services/auth/get-owner-user';
 import { prepareDummyHash } from '../services/auth/password-hashing';
 import { DEFAULT_SESSION_REFRESH, refreshSession, type SessionRefreshSettings } from '../services/auth/refresh-session';
@@ -27,8 +31,11 @@ import { signInOwner } from '../services/auth/sign-in-owner';
 import { DEFAULT_SIGN_IN_THROTTLE, type SignInThrottleSettings } from '../services/auth/sign-in-throttle';
 import { signUpOwner } from '../services/auth/sign-up-owner';
 import { looksLikeOwnerApiKey } from '../services/api-keys/owner-api-key-secret';
-import type { AppDeps } from '../trpc/context';
-import { parseInput } from './request-input';
+import type { AppDeps } from '../deps';
+import { defineRoute, type ApiRoute } from './api-v1/define-route';
+import { registerRoute } from './api-v1/register-route';
+
+export const AUTH_PREFIX = '/auth/v1';
 
 export interface AuthRateLimits {
   /** Sign-ups per client address per window. */
@@ -51,12 +58,120 @@ export interface AuthRoutesOptions {
   sessionRefresh?: Partial<SessionRefreshSettings>;
 }
 
+export type AuthRouteSettings = Omit<AuthRoutesOptions, 'deps'>;
+
+const TAG = 'Auth';
+
+/** The /auth/v1 operations. The settings set rate limits, the sign-in back-off and the refresh clock, never a schema. */
+export function authApiRoutes(settings: AuthRouteSettings = {}): ApiRoute[] {
+  const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...settings.rateLimits };
+  const throttle = { ...DEFAULT_SIGN_IN_THROTTLE, ...settings.signInThrottle };
+  const sessionRefresh = { ...DEFAULT_SESSION_REFRESH, ...settings.sessionRefresh };
+
+  return [
+    defineRoute({
+      method: 'POST',
+      path: '/signup',
+      operationId: 'signUp',
+      summary: 'Sign up with an invitation code; answers the session and sets the session cookies',
+      tag: TAG,
+      auth: 'public',
+      body: signUpBody,
+      response: authSessionView,
+      config: { rateLimit: { max: limits.signUp } },
+      async handler({ deps, body, request, reply }) {
+        const session = await signUpOwner(deps, body, { client: clientInfo(request) });
+        return withSessionCookies(reply, session, isSecure(deps));
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/token',
+      operationId: 'token',
+      summary: 'Sign in (grant_type=password) or refresh the session (grant_type=refresh_token); answers the session and sets the session cookies',
+      description:
+        'With `grant_type=password` the body is `{ email, password }`; with `grant_type=refresh_token` it is `{ refresh_token }`, or empty when the refresh cookie carries the token. Password sign-in backs off per email: 429 with Retry-After.',
+      tag: TAG,
+      auth: 'public',
+      query: tokenQuery,
+      body: z.union([signInBody, refreshTokenBody]),
+      bodyFor: ({ grant_type }) => (grant_type === 'password' ? signInBody : refreshTokenBody),
+      response: authSessionView,
+      config: {
+        rateLimit: {
+          // Password guesses and refreshes are counted apart: refreshing is routine.
+          keyGenerator: (request) => `${request.ip}|${grantType(request)}`,
+          max: (request) => (grantType(request) === 'refresh_token' ? limits.refresh : limits.password),
+        },
+      },
+      async handler({ deps, query, body, request, reply }) {
+        const secure = isSecure(deps);
+        if (query.grant_type === 'password') {
+          // bodyFor read the body with signInBody for this grant.
+          const input = body as SignInInput;
+          try {
+            return withSessionCookies(reply, await signInOwner(deps, input, { client: clientInfo(request), throttle }), secure);
+          } catch (error) {
+            const retryAfter = retryAfterSeconds(error);
+            if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
+            throw error;
+          }
+        }
+        const refreshToken = (body as z.output<typeof refreshTokenBody>).refresh_token ?? request.cookies[SESSION_COOKIES.refresh];
+        if (!refreshToken) throw new AppError('VALIDATION_FAILED', 'Refresh token is required');
+        try {
+          const refreshed = await refreshSession(deps, refreshToken, {
+            client: clientInfo(request),
+            now: sessionRefresh.now(),
+            reuseIntervalMs: sessionRefresh.reuseIntervalMs,
+          });
+          return withSessionCookies(reply, refreshed, secure);
+        } catch (error) {
+          // A dead refresh cookie is useless to the browser: drop both so it shows signed out.
+          if (error instanceof AppError && error.code === 'UNAUTHORIZED') clearSessionCookies(reply, secure);
+          throw error;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      path: '/logout',
+      operationId: 'logout',
+      summary: 'Sign out the session of the bearer access token or the session cookie (scope=global: every session of the owner) and clear the cookies',
+      tag: TAG,
+      auth: 'public',
+      query: logoutQuery,
+      // Sign-out never fails on its body: an unreadable one names no refresh token.
+      body: refreshTokenBody.catch({}),
+      response: z.undefined(),
+      status: 204,
+      async handler({ deps, query, body, request, reply }) {
+        const header = bearerToken(request.headers.authorization);
+        const accessToken = header && !looksLikeOwnerApiKey(header) ? header : request.cookies[SESSION_COOKIES.access];
+        const refreshToken = body.refresh_token ?? request.cookies[SESSION_COOKIES.refresh];
+        await revokeOwnerSession(deps, { accessToken, refreshToken, scope: query.scope });
+        clearSessionCookies(reply, isSecure(deps));
+        return undefined;
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      path: '/user',
+      operationId: 'getUser',
+      summary: 'The signed-in owner',
+      tag: TAG,
+      response: authUserView,
+      async handler({ deps, owner, reply }) {
+        reply.header('cache-control', 'no-store');
+        return getOwnerUser(deps.db.prisma, owner.userId);
+      },
+    }),
+  ] as ApiRoute[];
+}
+
 export async function authRoutes(app: FastifyInstance, options: AuthRoutesOptions): Promise<void> {
-  const { deps } = options;
-  const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...options.rateLimits };
-  const throttle = { ...DEFAULT_SIGN_IN_THROTTLE, ...options.signInThrottle };
-  const sessionRefresh = { ...DEFAULT_SESSION_REFRESH, ...options.sessionRefresh };
-  const secure = deps.publicUrl.startsWith('https:');
+  const { deps, ...settings } = options;
+  const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...settings.rateLimits };
 
   // Scoped to this plugin: only the routes below that ask for a limit get one.
   await app.register(fastifyRateLimit, {
@@ -70,70 +185,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   // so the first such sign-in does not stand out.
   await prepareDummyHash();
 
-  app.post('/signup', { config: { rateLimit: { max: limits.signUp } } }, async (request, reply) => {
-    const input = parseInput(signUpBody, request.body);
-    const session = await signUpOwner(deps, input, { client: clientInfo(request) });
-    return sendSession(reply, session, secure);
-  });
-
-  app.post(
-    '/token',
-    {
-      config: {
-        rateLimit: {
-          // Password guesses and refreshes are counted apart: refreshing is routine.
-          keyGenerator: (request) => `${request.ip}|${grantType(request)}`,
-          max: (request) => (grantType(request) === 'refresh_token' ? limits.refresh : limits.password),
-        },
-      },
-    },
-    async (request, reply) => {
-      const { grant_type } = parseInput(tokenQuery, request.query);
-      if (grant_type === 'password') {
-        const input = parseInput(signInBody, request.body);
-        try {
-          return sendSession(reply, await signInOwner(deps, input, { client: clientInfo(request), throttle }), secure);
-        } catch (error) {
-          const retryAfter = retryAfterSeconds(error);
-          if (retryAfter !== undefined) reply.header('retry-after', retryAfter);
-          throw error;
-        }
-      }
-      const body = parseInput(refreshTokenBody, request.body);
-      const refreshToken = body.refresh_token ?? request.cookies[SESSION_COOKIES.refresh];
-      if (!refreshToken) throw new AppError('VALIDATION_FAILED', 'Refresh token is required');
-      try {
-        const refreshed = await refreshSession(deps, refreshToken, {
-          client: clientInfo(request),
-          now: sessionRefresh.now(),
-          reuseIntervalMs: sessionRefresh.reuseIntervalMs,
-        });
-        return sendSession(reply, refreshed, secure);
-      } catch (error) {
-        // A dead refresh cookie is useless to the browser: drop both so it shows signed out.
-        if (error instanceof AppError && error.code === 'UNAUTHORIZED') clearSessionCookies(reply, secure);
-        throw error;
-      }
-    },
-  );
-
-  app.post('/logout', async (request, reply) => {
-    const { scope } = parseInput(logoutQuery, request.query);
-    const header = bearerToken(request.headers.authorization);
-    const accessToken = header && !looksLikeOwnerApiKey(header) ? header : request.cookies[SESSION_COOKIES.access];
-    const body = refreshTokenBody.safeParse(request.body ?? {});
-    const refreshToken = (body.success ? body.data.refresh_token : undefined) ?? request.cookies[SESSION_COOKIES.refresh];
-    await revokeOwnerSession(deps, { accessToken, refreshToken, scope });
-    clearSessionCookies(reply, secure);
-    return reply.status(204).send();
-  });
-
-  app.get('/user', async (request, reply) => {
-    const owner = await authenticateOwner(deps, { authorization: request.headers.authorization, cookies: request.cookies });
-    if (!owner) throw new AppError('UNAUTHORIZED', 'Authentication required');
-    return reply.header('cache-control', 'no-store').send(await getOwnerUser(deps.db.prisma, owner.userId));
-  });
+  for (const route of authApiRoutes(settings)) registerRoute(app, route, { deps, owners: { deps, refusal: 'Authentication required' } });
 }
+
+const isSecure = (deps: AppDeps) => deps.publicUrl.startsWith('https:');
 
 function grantType(request: FastifyRequest): string {
   const value = (request.query as { grant_type?: unknown } | undefined)?.grant_type;
@@ -151,12 +206,14 @@ function clientInfo(request: FastifyRequest): ClientInfo {
   return { userAgent: request.headers['user-agent'], ipAddress: request.ip };
 }
 
-function sendSession(reply: FastifyReply, session: AuthSessionView, secure: boolean): FastifyReply {
+/** Sets the session cookies and forbids caching; the session is the answer. */
+function withSessionCookies(reply: FastifyReply, session: AuthSessionView, secure: boolean): AuthSessionView {
   const base = { httpOnly: true, sameSite: 'lax', secure, path: '/' } as const;
   reply.setCookie(SESSION_COOKIES.access, session.access_token, { ...base, maxAge: ACCESS_TOKEN_TTL_SECONDS });
   reply.setCookie(SESSION_COOKIES.refresh, session.refresh_token, { ...base, maxAge: REFRESH_TOKEN_TTL_MS / 1000 });
   // Tokens must not be kept by caches or proxies (RFC 6749 section 5.1).
-  return reply.header('cache-control', 'no-store').send(session);
+  reply.header('cache-control', 'no-store');
+  return session;
 }
 
 function clearSessionCookies(reply: FastifyReply, secure: boolean): void {

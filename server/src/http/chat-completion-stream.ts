@@ -10,6 +10,7 @@
  * to finish, never a stream that looks complete.
  */
 import type { FastifyReply } from 'fastify';
+import type { ChatCompletionChunk } from '@purser/core';
 
 export interface ChatCompletionStream {
   /** True once the status and headers are sent. */
@@ -52,7 +53,7 @@ export function openChatCompletionStream(reply: FastifyReply, options: { id: str
       // Every chunk carries a string, the last one too: a client appending delta.content
       // never appends "undefined".
       choices: [{ index: 0, delta: { content }, finish_reason: finishReason }],
-    });
+    } satisfies ChatCompletionChunk);
 
   return {
     get started() {

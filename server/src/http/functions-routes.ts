@@ -6,53 +6,70 @@
  * Money-moving calls honour an idempotency key from the `Idempotency-Key` header or the
  * `idempotency_key` body field; a replayed response carries `Idempotent-Replayed: true`.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, createAgentInput, fundAgentInput, topUpWalletInput } from '@purser/core';
+import type { FastifyInstance } from 'fastify';
+import { createAgentInput, createAgentResult, fundAgentInput, fundAgentResult, topUpWalletInput, topUpWalletResult } from '@purser/core';
 import { createAgent } from '../services/agents/create-agent';
-import { authenticateOwner, type AuthenticatedOwner } from '../services/auth/authenticate-owner';
 import { fundAgent } from '../services/wallets/fund-agent';
 import { mirrorFundingOnChain } from '../services/wallets/mirror-funding-on-chain';
 import { topUpWallet } from '../services/wallets/top-up-wallet';
-import type { AppDeps } from '../trpc/context';
-import { idempotencyKeyOf, parseInput } from './request-input';
+import type { AppDeps } from '../deps';
+import { defineRoute, type ApiRoute } from './api-v1/define-route';
+import { registerRoute } from './api-v1/register-route';
 
 export const FUNCTIONS_PREFIX = '/functions/v1';
 
+const TAG = 'Edge functions';
+
+export const functionsApiRoutes = [
+  defineRoute({
+    method: 'POST',
+    path: '/top-up-wallet',
+    operationId: 'functionTopUpWallet',
+    summary: 'Top up the wallet from the sandbox funding source (the edge function beside POST /api/v1/wallet/top-up)',
+    tag: TAG,
+    idempotent: true,
+    body: topUpWalletInput,
+    response: topUpWalletResult,
+    async handler({ deps, owner, body, idempotencyKey, reply }) {
+      const result = await topUpWallet(deps, owner.userId, body, { idempotencyKey });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return result.response;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/fund-agent',
+    operationId: 'functionFundAgent',
+    summary: "Fund one of the owner's agents from the owner's wallet (the edge function beside POST /api/v1/wallet/fund-agent)",
+    tag: TAG,
+    idempotent: true,
+    body: fundAgentInput,
+    response: fundAgentResult,
+    async handler({ deps, owner, body, idempotencyKey, reply }) {
+      const result = await fundAgent(
+        deps.db.prisma,
+        owner.userId,
+        { agentId: body.agent_id, amount: body.amount, currency: body.currency },
+        { idempotencyKey },
+      );
+      await mirrorFundingOnChain(deps, { agentId: body.agent_id, amount: body.amount, currency: body.currency, replayed: result.replayed });
+      if (result.replayed) reply.header('idempotent-replayed', 'true');
+      return result.response;
+    },
+  }),
+  defineRoute({
+    method: 'POST',
+    path: '/create-agent',
+    operationId: 'functionCreateAgent',
+    summary: 'Create an agent with its DID, wallet, spending rules, credential and an API key shown once (the edge function beside POST /api/v1/agents)',
+    tag: TAG,
+    status: 201,
+    body: createAgentInput,
+    response: createAgentResult,
+    handler: ({ deps, owner, body }) => createAgent(deps, owner.userId, body),
+  }),
+] as ApiRoute[];
+
 export async function functionsRoutes(app: FastifyInstance, { deps }: { deps: AppDeps }): Promise<void> {
-  async function requireOwner(request: FastifyRequest): Promise<AuthenticatedOwner> {
-    const owner = await authenticateOwner(deps, { authorization: request.headers.authorization, cookies: request.cookies });
-    if (!owner) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
-    return owner;
-  }
-
-  app.post('/top-up-wallet', async (request, reply) => {
-    const owner = await requireOwner(request);
-    const body = parseInput(topUpWalletInput, request.body);
-    const result = await topUpWallet(deps, owner.userId, body, { idempotencyKey: idempotencyKeyOf(request, body.idempotency_key) });
-    return send(reply, result);
-  });
-
-  app.post('/fund-agent', async (request, reply) => {
-    const owner = await requireOwner(request);
-    const body = parseInput(fundAgentInput, request.body);
-    const result = await fundAgent(
-      deps.db.prisma,
-      owner.userId,
-      { agentId: body.agent_id, amount: body.amount, currency: body.currency },
-      { idempotencyKey: idempotencyKeyOf(request, body.idempotency_key) },
-    );
-    await mirrorFundingOnChain(deps, { agentId: body.agent_id, amount: body.amount, currency: body.currency, replayed: result.replayed });
-    return send(reply, result);
-  });
-
-  app.post('/create-agent', async (request, reply) => {
-    const owner = await requireOwner(request);
-    const body = parseInput(createAgentInput, request.body);
-    return reply.status(201).send(await createAgent(deps, owner.userId, body));
-  });
-}
-
-function send(reply: FastifyReply, result: { response: unknown; replayed: boolean }): FastifyReply {
-  if (result.replayed) reply.header('idempotent-replayed', 'true');
-  return reply.status(200).send(result.response);
+  for (const route of functionsApiRoutes) registerRoute(app, route, { deps, owners: { deps } });
 }

@@ -4,11 +4,22 @@
  * None needs sign-in: DIDs, public keys and statuses are public by design.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import {
+  credentialTypeMetadataView,
+  didDocumentView,
+  didResolutionView,
+  issuerMetadataView,
+  type CredentialTypeMetadataView,
+  type IssuerMetadataView,
+} from '@purser/core';
 import { buildAgentStatusList, STATUS_LIST_MEDIA_TYPE, STATUS_LIST_TTL_SECONDS } from '../services/identity/build-agent-status-list';
 import { getIssuerMetadata, getPlatformDidDocument } from '../services/identity/describe-platform-issuer';
 import { AGENT_CREDENTIAL_PATH, AGENT_STATUS_LIST_PATH, agentCredentialType } from '../services/identity/platform-issuer';
 import { resolveDid } from '../services/identity/resolve-did';
-import type { AppDeps } from '../trpc/context';
+import type { AppDeps } from '../deps';
+import { defineRoute, type ApiRoute } from './api-v1/define-route';
+import { registerRoute } from './api-v1/register-route';
 
 export const IDENTITY_ROUTES = {
   issuerMetadata: '/.well-known/jwt-vc-issuer',
@@ -20,18 +31,14 @@ export const IDENTITY_ROUTES = {
 
 const RESOLUTION_MEDIA_TYPE = 'application/ld+json;profile="https://w3id.org/did-resolution"';
 
-export const identityRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
-  const statusDeps = () => ({ ...deps, prisma: deps.db.prisma });
+const TAG = 'Identity';
 
-  app.get(IDENTITY_ROUTES.issuerMetadata, async () => getIssuerMetadata(deps));
+const statusDeps = (deps: AppDeps) => ({ ...deps, prisma: deps.db.prisma });
 
-  app.get(IDENTITY_ROUTES.platformDid, async (_request, reply) =>
-    reply.type('application/did+ld+json').send(JSON.stringify(await getPlatformDidDocument(deps))),
-  );
-
-  // SD-JWT VC type metadata for the `vct` of agent credentials.
-  app.get(IDENTITY_ROUTES.credentialType, async () => ({
-    vct: agentCredentialType(deps.publicUrl),
+/** SD-JWT VC type metadata for the `vct` of agent credentials. */
+function credentialTypeMetadata(publicUrl: string): CredentialTypeMetadataView {
+  return {
+    vct: agentCredentialType(publicUrl),
     name: 'Purser agent credential',
     description: "An AI agent's identity on Purser: its DID, owner, KYA tier, spending rules and status.",
     display: [{ locale: 'en', name: 'Purser agent', description: 'AI agent identity and spending limits' }],
@@ -44,17 +51,81 @@ export const identityRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app,
       { path: ['spending_rules', 'max_transaction_amount'], display: [{ locale: 'en', label: 'Maximum per transaction (USD)' }] },
       { path: ['spending_rules', 'max_daily_limit'], display: [{ locale: 'en', label: 'Daily limit (USD)' }] },
     ],
-  }));
+  };
+}
 
-  app.get(IDENTITY_ROUTES.statusList, async (_request, reply) =>
-    reply
-      .type(STATUS_LIST_MEDIA_TYPE)
-      .header('cache-control', `public, max-age=${STATUS_LIST_TTL_SECONDS}`)
-      .send(await buildAgentStatusList(statusDeps())),
-  );
+export const identityApiRoutes = [
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.issuerMetadata,
+    operationId: 'getIssuerMetadata',
+    summary: "SD-JWT VC issuer metadata: the platform's public keys that sign agent credentials",
+    tag: TAG,
+    auth: 'public',
+    response: issuerMetadataView,
+    // jose types every member of a JWK optional; the response parse checks the issuer key has them.
+    handler: async ({ deps }) => (await getIssuerMetadata(deps)) as IssuerMetadataView,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.platformDid,
+    operationId: 'getPlatformDidDocument',
+    summary: "The platform's did:web document",
+    tag: TAG,
+    auth: 'public',
+    mediaType: 'application/did+ld+json',
+    response: didDocumentView,
+    handler: async ({ deps, reply }) => reply.type('application/did+ld+json').send(JSON.stringify(await getPlatformDidDocument(deps))),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.credentialType,
+    operationId: 'getAgentCredentialType',
+    summary: 'SD-JWT VC type metadata for the `vct` of agent credentials',
+    tag: TAG,
+    auth: 'public',
+    response: credentialTypeMetadataView,
+    handler: async ({ deps }) => credentialTypeMetadata(deps.publicUrl),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.statusList,
+    operationId: 'getAgentStatusList',
+    summary: 'The status list of agent credentials (Token Status List), a signed JWT; a set bit marks a credential revoked',
+    tag: TAG,
+    auth: 'public',
+    mediaType: STATUS_LIST_MEDIA_TYPE,
+    response: z.string(),
+    handler: async ({ deps, reply }) =>
+      reply
+        .type(STATUS_LIST_MEDIA_TYPE)
+        .header('cache-control', `public, max-age=${STATUS_LIST_TTL_SECONDS}`)
+        .send(await buildAgentStatusList(statusDeps(deps))),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.resolveDid,
+    operationId: 'resolveDid',
+    summary: "Resolve a did:agnic agent or the platform's did:web (DID Resolution HTTP binding)",
+    description: 'Failures are resolution results too, with `didResolutionMetadata.error` and the status of the HTTP binding.',
+    tag: TAG,
+    auth: 'public',
+    params: z.object({ did: z.string() }),
+    mediaType: RESOLUTION_MEDIA_TYPE,
+    response: didResolutionView,
+    otherResponses: {
+      400: 'invalidDid: not a DID',
+      404: 'notFound: no such agent',
+      410: 'The agent was deleted: its DID is deactivated',
+      501: 'methodNotSupported: a DID method other than did:agnic and the platform did:web',
+    },
+    handler: async ({ deps, params, reply }) => {
+      const { status, result } = await resolveDid(statusDeps(deps), params.did);
+      return reply.status(status).type(RESOLUTION_MEDIA_TYPE).send(JSON.stringify(result));
+    },
+  }),
+] as ApiRoute[];
 
-  app.get<{ Params: { did: string } }>(IDENTITY_ROUTES.resolveDid, async (request, reply) => {
-    const { status, result } = await resolveDid(statusDeps(), request.params.did);
-    return reply.status(status).type(RESOLUTION_MEDIA_TYPE).send(JSON.stringify(result));
-  });
+export const identityRoutes: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
+  for (const route of identityApiRoutes) registerRoute(app, route, { deps });
 };

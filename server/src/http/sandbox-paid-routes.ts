@@ -7,21 +7,54 @@
  */
 import { paymentMiddleware, x402ResourceServer } from '@x402/hono';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Hono } from 'hono';
 import type { Address } from 'viem';
+import { z } from 'zod';
 import type { EvmChain } from '../services/chain/evm-chain';
+import { defineRoute, type ApiRoute } from './api-v1/define-route';
+import { registerRoute } from './api-v1/register-route';
 
 export const SANDBOX_PAID_PREFIX = '/sandbox/paid';
 
+/** What the paid routes' handlers get: the Hono app behind the x402 seller middleware. */
+interface PaidApiDeps {
+  paidApi: Hono;
+}
+
 interface PaidEndpoint {
   path: string;
+  operationId: string;
   price: string;
   description: string;
+  query?: z.ZodType;
+  response: z.ZodType;
   respond(query: Record<string, string>): unknown;
 }
 
 const DEMO_NOTE = 'Demo data from the Purser sandbox, paid with test USDC.';
+
+const weatherView = z.object({
+  city: z.string(),
+  forecast: z.string(),
+  temperatureC: z.number(),
+  humidityPercent: z.number(),
+  windKph: z.number(),
+  observedAt: z.string(),
+  note: z.string(),
+});
+
+const quoteView = z.object({ quote: z.string(), author: z.string(), note: z.string() });
+
+const reportView = z.object({
+  title: z.string(),
+  generatedAt: z.string(),
+  summary: z.string(),
+  highlights: z.array(z.string()),
+  metrics: z.object({ paidRequests: z.number(), medianPriceUsd: z.number(), averageSettlementSeconds: z.number(), activeSellers: z.number() }),
+  sections: z.array(z.object({ heading: z.string(), body: z.string() })),
+  note: z.string(),
+});
 
 const QUOTES = [
   { quote: 'The secret of getting ahead is getting started.', author: 'Mark Twain' },
@@ -33,11 +66,11 @@ const QUOTES = [
 const FORECASTS = ['sunny', 'partly cloudy', 'overcast', 'light rain', 'windy', 'clear skies'];
 
 /** Made-up weather that stays the same for a city, so repeated calls agree. */
-function weatherFor(city: string) {
+function weatherFor(city: string): z.input<typeof weatherView> {
   const seed = [...city.toLowerCase()].reduce((sum, char) => sum + char.charCodeAt(0), 0);
   return {
     city,
-    forecast: FORECASTS[seed % FORECASTS.length],
+    forecast: FORECASTS[seed % FORECASTS.length]!,
     temperatureC: (seed % 30) - 2,
     humidityPercent: 40 + (seed % 50),
     windKph: 5 + (seed % 35),
@@ -49,21 +82,28 @@ function weatherFor(city: string) {
 const ENDPOINTS: PaidEndpoint[] = [
   {
     path: '/weather',
+    operationId: 'sandboxWeather',
     price: '$0.01',
     description: "Today's weather for a city (?city=, default Berlin)",
+    query: z.object({ city: z.string().optional().describe('The city; Berlin when left out') }),
+    response: weatherView,
     respond: (query) => weatherFor(query.city?.trim() || 'Berlin'),
   },
   {
     path: '/quote',
+    operationId: 'sandboxQuote',
     price: '$0.005',
     description: 'An inspirational quote',
-    respond: () => ({ ...QUOTES[Math.floor(Math.random() * QUOTES.length)], note: DEMO_NOTE }),
+    response: quoteView,
+    respond: (): z.input<typeof quoteView> => ({ ...QUOTES[Math.floor(Math.random() * QUOTES.length)]!, note: DEMO_NOTE }),
   },
   {
     path: '/report',
+    operationId: 'sandboxReport',
     price: '$0.25',
     description: 'A market report on payments made by AI agents',
-    respond: () => ({
+    response: reportView,
+    respond: (): z.input<typeof reportView> => ({
       title: 'Agent payments: weekly market report',
       generatedAt: new Date().toISOString(),
       summary: 'Machine-to-machine payments keep growing as more APIs accept per-request stablecoin payments.',
@@ -112,28 +152,42 @@ function toFetchRequest(request: FastifyRequest): Request {
   // The API answers JSON only. A browser's Accept would make the middleware answer 402 with the
   // HTML paywall of @x402/paywall, which is not installed (it would serve a placeholder page).
   headers.set('accept', 'application/json');
-  const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && Buffer.isBuffer(request.body);
-  return new Request(`${request.protocol}://${request.host}${request.url}`, {
-    method: request.method,
-    headers,
-    body: hasBody ? (request.body as Buffer) : undefined,
-  });
+  // GET and HEAD only: no body to pass on.
+  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers });
 }
+
+/** Sends what the Hono app answers: the paid data, or the middleware's 402 and its PAYMENT-REQUIRED header. */
+async function forward(paidApi: Hono, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const response = await paidApi.fetch(toFetchRequest(request));
+  reply.status(response.status);
+  response.headers.forEach((value, name) => {
+    reply.header(name, value);
+  });
+  return reply.send(Buffer.from(await response.arrayBuffer()));
+}
+
+const PAYMENT_REQUIRED =
+  'Payment required (x402): the PAYMENT-REQUIRED header (base64 JSON) lists the accepted payment; send it signed in PAYMENT-SIGNATURE, or let an agent pay through /x402/fetch';
+
+/** Sandbox only: on a real network these routes are not served (404). */
+export const sandboxPaidApiRoutes: ApiRoute<z.ZodType, z.ZodType, z.ZodType, z.ZodType, PaidApiDeps>[] = ENDPOINTS.map((endpoint) =>
+  defineRoute<z.ZodType, z.ZodType, z.ZodType, z.ZodType, PaidApiDeps>({
+    method: 'GET',
+    path: endpoint.path,
+    operationId: endpoint.operationId,
+    summary: `${endpoint.description}, for ${endpoint.price} in sandbox USDC (sandbox only)`,
+    tag: 'Sandbox paid API',
+    auth: 'public',
+    query: endpoint.query,
+    mediaType: 'application/json',
+    response: endpoint.response,
+    otherResponses: { 402: PAYMENT_REQUIRED },
+    handler: ({ deps, request, reply }) => forward(deps.paidApi, request, reply),
+  }),
+);
 
 export const sandboxPaidRoutes: FastifyPluginAsync<{ chain: EvmChain }> = async (app, { chain }) => {
   if (!chain.info.sandbox || !chain.sandboxSeller) return;
-  const paidApi = createPaidApi(chain, chain.sandboxSeller);
-
-  // Bodies reach the Hono app as the bytes the client sent (this plugin's scope only).
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
-
-  app.all(`${SANDBOX_PAID_PREFIX}/*`, async (request, reply) => {
-    const response = await paidApi.fetch(toFetchRequest(request));
-    reply.status(response.status);
-    response.headers.forEach((value, name) => {
-      reply.header(name, value);
-    });
-    return reply.send(Buffer.from(await response.arrayBuffer()));
-  });
+  const deps: PaidApiDeps = { paidApi: createPaidApi(chain, chain.sandboxSeller) };
+  for (const route of sandboxPaidApiRoutes) registerRoute(app, route, { deps, prefix: SANDBOX_PAID_PREFIX });
 };

@@ -6,8 +6,9 @@
  * the server is reachable through its proxies alone. Prefer addresses where they are known.
  */
 import type { FastifyServerOptions } from 'fastify';
+import type { TrustProxy } from '../deps';
 
-export type TrustProxy = false | number | string[];
+export type { TrustProxy } from '../deps';
 
 export function fastifyTrustProxy(trust: TrustProxy | undefined): FastifyServerOptions['trustProxy'] {
   if (trust === undefined || trust === false || trust === 0) return false;

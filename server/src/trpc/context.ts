@@ -1,60 +1,6 @@
-import type { Client } from '@temporalio/client';
-import type { Database } from '@purser/db';
-import type { WebhookRetryPolicy } from '@purser/workflows';
-import type { Logger } from '../logger';
-import type { EvmChain } from '../services/chain/evm-chain';
-import type { HealthChecker } from '../health';
-import type { TrustProxy } from '../http/trust-proxy';
+import type { AppDeps } from '../deps';
 import type { AuthenticatedOwner } from '../services/auth/authenticate-owner';
-import type { OutboundPolicy } from '../services/outbound/outbound-policy';
-import type { EventBus } from '../services/realtime/event-bus';
 
-/** What every procedure and route can reach; built once per process. */
-export interface AppDeps {
-  db: Database;
-  logger: Logger;
-  health: HealthChecker;
-  /** Encrypts secrets at rest and derives purpose keys (see secrets.ts). Never logged. */
-  masterKey: Buffer;
-  /**
-   * How far to believe X-Forwarded-For (rate limits key on the client address): the number of
-   * proxy hops in front of the server, or the proxies' addresses and CIDR blocks. Unset or
-   * false: not at all. Never `true`: any client can write the header.
-   */
-  trustProxy?: TrustProxy;
-  /** Public base URL of this deployment, e.g. http://127.0.0.1:3000 (issuer URLs, links). */
-  publicUrl: string;
-  /** Committed database changes fanned out to subscriptions (services/realtime/event-bus.ts). */
-  events: EventBus;
-  /**
-   * Where outbound calls to URLs others chose (x402 upstreams, webhook endpoints) may go:
-   * public addresses, loopback in the embedded sandbox (never this product's own services),
-   * and what OUTBOUND_ALLOWLIST names (services/outbound/outbound-policy.ts).
-   */
-  outbound: OutboundPolicy;
-  /** Starts, signals and queries payment and webhook workflows. */
-  temporal: TemporalDeps;
-  /** The EVM chain of agents' wallets and x402 payments: the sandbox anvil or a real network. */
-  chain: EvmChain;
-  /** The longest window (seconds) an x402 authorisation is signed for; 300 when unset. */
-  x402MaxValiditySeconds?: number;
-  /** Requests per minute each agent may make to the agent API. */
-  agentRateLimitPerMinute?: number;
-  /**
-   * The Temporal Web UI's page of the payments namespace (e.g.
-   * http://127.0.0.1:8233/namespaces/default): a payment's workflow is linked at
-   * `<this>/workflows/<workflow id>`. Unset: no link.
-   */
-  temporalUiUrl?: string;
-}
-
-export interface TemporalDeps {
-  client: Client;
-  /** The queue the payments worker polls (TASK_QUEUE unless a test isolates itself). */
-  taskQueue: string;
-  /** Backoff of webhook deliveries, handed to each delivery workflow it starts. */
-  webhookRetry: WebhookRetryPolicy;
-}
 
 export interface Context extends AppDeps {
   requestId: string;

@@ -4,7 +4,7 @@
  */
 import Fastify from 'fastify';
 import { apiV1Plugin } from '../../src/http/api-v1/plugin';
-import type { AppDeps } from '../../src/trpc/context';
+import type { AppDeps } from '../../src/deps';
 
 export async function servedOpenApiDocument(publicUrl: string): Promise<unknown> {
   const app = Fastify();

@@ -17,7 +17,7 @@ import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, ensureTemporalCli, startTe
 import type { EvmChain } from '../../src/services/chain/evm-chain';
 import type { OutboundPolicy } from '../../src/services/outbound/outbound-policy';
 import { startChain } from '../../src/services/chain/start-chain';
-import type { TemporalDeps } from '../../src/trpc/context';
+import type { TemporalDeps } from '../../src/deps';
 import { createWorkerActivities, type WorkerActivityDeps } from '../../src/worker-activities';
 import { createTestApp, type TestApp } from './test-app';
 

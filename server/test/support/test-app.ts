@@ -12,7 +12,7 @@ import { createOutboundPolicy, type OutboundPolicy } from '../../src/services/ou
 import { createEventBus } from '../../src/services/realtime/event-bus';
 import type { Client } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows';
-import type { AppDeps, TemporalDeps } from '../../src/trpc/context';
+import type { AppDeps, TemporalDeps } from '../../src/deps';
 import type { TrustProxy } from '../../src/http/trust-proxy';
 import type { EvmChain, EvmNetworkInfo } from '../../src/services/chain/evm-chain';
 

@@ -26,7 +26,7 @@ import { getAgentBalance } from '../../services/agent-api/get-agent-balance';
 import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
 import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import type { DocumentedRoute } from '../api-v1/openapi';
 
 export interface AgentHandlerContext<B> {

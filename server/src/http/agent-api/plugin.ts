@@ -11,7 +11,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@purser/core';
 import { authenticateAgent, type AuthenticatedAgent } from '../../services/agents/authenticate-agent';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { idempotencyKeyOf, parseInput } from '../request-input';
 import { agentRoutes, type AgentRoute } from './agent-routes';
 import { createAgentMcpServer } from './mcp-tools';

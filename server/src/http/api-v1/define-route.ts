@@ -1,10 +1,12 @@
 /**
- * One declaration per REST operation: its zod schemas drive validation, the OpenAPI document
- * and the handler's types, so the document cannot drift from what the server accepts.
+ * One declaration per HTTP operation, on every REST surface (/api/v1, /functions/v1, /auth/v1,
+ * the identity documents, the sandbox's paid API): its zod schemas drive validation, the
+ * OpenAPI document and the handler's types, so the document cannot drift from what the server
+ * accepts. register-route.ts serves a declaration; openapi.ts documents it.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
@@ -13,8 +15,9 @@ export interface Owner {
   via: 'session' | 'api_key';
 }
 
-export interface HandlerContext<P, Q, B> {
-  deps: AppDeps;
+/** `D`: what the surface hands its handlers, the app's deps unless a surface has less. */
+export interface HandlerContext<P, Q, B, D = AppDeps> {
+  deps: D;
   owner: Owner;
   params: P;
   query: Q;
@@ -24,22 +27,39 @@ export interface HandlerContext<P, Q, B> {
   reply: FastifyReply;
 }
 
+/**
+ * Who may call: the owner ('owner', the default: bearer access token, owner API key or session
+ * cookie), anyone ('public'), or the web app's public anonymous key as bearer ('client-key').
+ */
+export type RouteAuth = 'owner' | 'public' | 'client-key';
+
 interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
   method: HttpMethod;
-  /** Fastify path below /api/v1, e.g. '/agents/:agentId'. */
+  /** Fastify path below the surface's base path, e.g. '/agents/:agentId' below /api/v1. */
   path: string;
   operationId: string;
   summary: string;
+  /** Longer text for the reference page (markdown). */
+  description?: string;
   tag: string;
-  /** 'public' routes need no owner (credential verification). */
-  auth?: 'owner' | 'public';
+  auth?: RouteAuth;
   /** Money-moving routes document and honour the Idempotency-Key header. */
   idempotent?: boolean;
   params?: P;
   query?: Q;
+  /** The body; with `bodyFor`, every body the route takes (a union), as the document shows it. */
   body?: B;
+  /**
+   * When a query parameter decides which body is valid (OAuth's token endpoint: `grant_type`),
+   * the member of `body` that validates this request. The query is then read before the body.
+   */
+  bodyFor?(query: z.output<Q>): z.ZodType<z.output<B>>;
   response: R;
   status?: number;
+  /** Other answers worth naming, e.g. 202 for a payment that waits for approval, 402 for a paywall. */
+  otherResponses?: Record<string, string>;
+  /** Fastify route config, e.g. a per-route rate limit. */
+  config?: FastifyContextConfig;
 }
 
 /** Answers one JSON document, parsed with `response` before it is sent. */
@@ -48,9 +68,11 @@ export interface JsonApiRoute<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  D = AppDeps,
 > extends RouteDeclaration<P, Q, B, R> {
   stream?: undefined;
-  handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<z.input<R>>;
+  mediaType?: undefined;
+  handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, D>): Promise<z.input<R>>;
 }
 
 /**
@@ -63,10 +85,31 @@ export interface StreamApiRoute<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
+  D = AppDeps,
 > extends RouteDeclaration<P, Q, B, R> {
   /** The media type: JSON Lines. */
   stream: 'application/x-ndjson';
-  handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>>): Promise<AsyncIterable<string>>;
+  mediaType?: undefined;
+  handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, D>): Promise<AsyncIterable<string>>;
+}
+
+/**
+ * Answers on `reply` itself what one parsed JSON document cannot be: server-sent events, a
+ * document of another media type sent as given (a DID document, a status list JWT), or an
+ * answer made elsewhere and passed on (the sandbox's x402 paywall). `mediaType` is the success
+ * answer's; `response` documents its body (for events, each event's data).
+ */
+export interface ReplyApiRoute<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+  D = AppDeps,
+> extends RouteDeclaration<P, Q, B, R> {
+  stream?: undefined;
+  mediaType: string;
+  /** Sends the answer (status, headers, body) or hijacks the reply, and returns it. */
+  handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, D>): Promise<FastifyReply>;
 }
 
 export type ApiRoute<
@@ -74,15 +117,19 @@ export type ApiRoute<
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
-> = JsonApiRoute<P, Q, B, R> | StreamApiRoute<P, Q, B, R>;
+  D = AppDeps,
+> = JsonApiRoute<P, Q, B, R, D> | StreamApiRoute<P, Q, B, R, D> | ReplyApiRoute<P, Q, B, R, D>;
 
 /** Identity function that keeps each route's schema types tied to its handler. */
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  route: JsonApiRoute<P, Q, B, R>,
-): JsonApiRoute<P, Q, B, R>;
-export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  route: StreamApiRoute<P, Q, B, R>,
-): StreamApiRoute<P, Q, B, R>;
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, D = AppDeps>(
+  route: JsonApiRoute<P, Q, B, R, D>,
+): JsonApiRoute<P, Q, B, R, D>;
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, D = AppDeps>(
+  route: StreamApiRoute<P, Q, B, R, D>,
+): StreamApiRoute<P, Q, B, R, D>;
+export function defineRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, D = AppDeps>(
+  route: ReplyApiRoute<P, Q, B, R, D>,
+): ReplyApiRoute<P, Q, B, R, D>;
 export function defineRoute(route: ApiRoute): ApiRoute {
   return route;
 }

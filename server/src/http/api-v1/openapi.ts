@@ -1,19 +1,39 @@
-/** Builds the OpenAPI 3.1 document of /api/v1 from the route declarations. */
+/**
+ * Builds the OpenAPI 3.1 document of every REST surface from the route declarations: the owner
+ * API under /api/v1 (the document's server), and sections served from other base paths (the
+ * agent API, the edge functions, /auth/v1, the identity documents, the assistant, the sandbox's
+ * paid API), whose paths carry their full path and their own server.
+ */
 import { z } from 'zod';
 import type { ApiRoute } from './define-route';
 
 /** What the document needs of a route: its declaration without the handler. */
-export type DocumentedRoute = Pick<ApiRoute, 'method' | 'path' | 'operationId' | 'summary' | 'tag' | 'auth' | 'idempotent' | 'params' | 'query' | 'body' | 'response' | 'status' | 'stream'> & {
-  /** Longer text for the reference page (markdown). */
-  description?: string;
-  /** Other success answers, e.g. 202 for a payment that waits for approval. */
-  otherResponses?: Record<string, string>;
-};
+export type DocumentedRoute = Pick<
+  ApiRoute,
+  | 'method'
+  | 'path'
+  | 'operationId'
+  | 'summary'
+  | 'description'
+  | 'tag'
+  | 'auth'
+  | 'idempotent'
+  | 'params'
+  | 'query'
+  | 'body'
+  | 'response'
+  | 'status'
+  | 'stream'
+  | 'mediaType'
+  | 'otherResponses'
+>;
 
-/** The agent API (spec section 7): its routes live under `prefix` and authenticate as agents. */
-export interface AgentApiSection {
+/** Routes served below `prefix` rather than /api/v1. */
+export interface ApiSection {
   prefix: string;
   routes: DocumentedRoute[];
+  /** Replaces each operation's security (the agent API authenticates as the agent). */
+  security?: JsonSchema[];
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -48,8 +68,27 @@ function parameters(schema: z.ZodType | undefined, where: 'path' | 'query'): Jso
   }));
 }
 
+/** An empty body is refused: the body is required (a refresh token may come as a cookie instead). */
+const bodyRequired = (schema: z.ZodType) => !schema.safeParse({}).success;
+
+function successOf(route: DocumentedRoute): JsonSchema {
+  if (route.status === 204) return { description: 'Success, no content' };
+  if (route.stream) {
+    // A stream of lines: the schema is that of each line (OpenAPI 3.1 has no item schema yet).
+    return { description: 'Success: one JSON document per line, each of this schema', content: { [route.stream]: { schema: toSchema(route.response, 'output') } } };
+  }
+  const mediaType = route.mediaType ?? 'application/json';
+  const description = mediaType === 'text/event-stream' ? 'Success: server-sent events, the data of each of this schema' : 'Success';
+  return { description, content: { [mediaType]: { schema: toSchema(route.response, 'output') } } };
+}
+
+function securityOf(route: DocumentedRoute): JsonSchema {
+  if (route.auth === 'public') return { security: [] };
+  if (route.auth === 'client-key') return { security: [{ clientKey: [] }] };
+  return {};
+}
+
 function operationOf(route: DocumentedRoute): JsonSchema {
-  const status = String(route.status ?? 200);
   return {
     operationId: route.operationId,
     summary: route.summary,
@@ -71,32 +110,33 @@ function operationOf(route: DocumentedRoute): JsonSchema {
         : []),
     ],
     ...(route.body
-      ? { requestBody: { required: true, content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
+      ? { requestBody: { required: bodyRequired(route.body), content: { 'application/json': { schema: toSchema(route.body, 'input') } } } }
       : {}),
     responses: {
-      [status]: route.stream
-        ? // A stream of lines: the schema is that of each line (OpenAPI 3.1 has no item schema yet).
-          { description: 'Success: one JSON document per line, each of this schema', content: { [route.stream]: { schema: toSchema(route.response, 'output') } } }
-        : { description: 'Success', content: { 'application/json': { schema: toSchema(route.response, 'output') } } },
+      [String(route.status ?? 200)]: successOf(route),
       ...Object.fromEntries(Object.entries(route.otherResponses ?? {}).map(([code, description]) => [code, { description }])),
       default: { description: 'Error', content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } },
     },
-    ...(route.auth === 'public' ? { security: [] } : {}),
+    ...securityOf(route),
   };
 }
 
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
-export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serverUrl: string; version: string; agentApi?: AgentApiSection }): JsonSchema {
+export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serverUrl: string; version: string; sections?: ApiSection[] }): JsonSchema {
   const paths: Record<string, JsonSchema> = {};
   for (const route of routes) {
     ((paths[openApiPath(route.path)] ??= {}) as Record<string, JsonSchema>)[route.method.toLowerCase()] = operationOf(route);
   }
-  // The agent API is served from another base path, so its paths carry their own server and
-  // are keyed by their full path: no clash with an owner route of the same name.
-  for (const route of options.agentApi?.routes ?? []) {
-    const path = (paths[openApiPath(`${options.agentApi!.prefix}${route.path}`)] ??= { servers: [{ url: options.serverUrl }] }) as Record<string, JsonSchema>;
-    path[route.method.toLowerCase()] = { ...operationOf(route), security: [{ agentDid: [], agentKey: [] }] };
+  // Keyed by their full path, with a server of their own: no clash with an owner route of the same name.
+  for (const section of options.sections ?? []) {
+    for (const route of section.routes) {
+      const key = openApiPath(`${section.prefix}${route.path}`);
+      const path = (paths[key] ??= { servers: [{ url: options.serverUrl }] }) as Record<string, JsonSchema>;
+      // An /api/v1 path of the same name has no servers of its own: the key would mean both.
+      if (!path.servers) throw new Error(`${key} is both an /api/v1 path and a path of its own`);
+      path[route.method.toLowerCase()] = { ...operationOf(route), ...(section.security ? { security: section.security } : {}) };
+    }
   }
   return {
     openapi: '3.1.0',
@@ -104,7 +144,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
       title: 'Purser owner API',
       version: options.version,
       description:
-        'Owner REST API: wallet, agents, agent transactions and API keys. Authenticate with `Authorization: Bearer <access token or owner API key>`. Amounts are dollars (numbers or decimal strings, at most 6 decimals).',
+        'Owner REST API: wallet, agents, agent transactions and API keys. Authenticate with `Authorization: Bearer <access token or owner API key>`. Amounts are dollars (numbers or decimal strings, at most 6 decimals). ' +
+        'Paths outside /api/v1 (the agent API, the edge functions, /auth/v1, identity documents, the assistant and the sandbox\'s paid API) name their own server.',
     },
     servers: [{ url: `${options.serverUrl}/api/v1` }],
     security: [{ bearer: [] }],
@@ -113,6 +154,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
         bearer: { type: 'http', scheme: 'bearer', description: 'Access token or owner API key' },
         agentDid: { type: 'apiKey', in: 'header', name: 'X-Agent-DID', description: "The agent's DID (public: it selects the agent, the key proves it)" },
         agentKey: { type: 'http', scheme: 'bearer', description: "The agent's API key, shown once when the agent was created or its key rotated" },
+        clientKey: { type: 'http', scheme: 'bearer', description: "The web app's public anonymous key (not a secret: it names the client)" },
       },
       schemas: { Error: ERROR_SCHEMA },
     },

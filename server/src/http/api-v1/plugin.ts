@@ -1,68 +1,39 @@
 /**
- * The owner REST API under /api/v1: every route from routes.ts, its OpenAPI document at
- * /api/v1/openapi.json and the interactive reference at /docs/api.
+ * The owner REST API under /api/v1: every route from routes.ts, the OpenAPI document of every
+ * REST surface at /api/v1/openapi.json and the interactive reference at /docs/api.
  */
 import { createReadStream } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Readable } from 'node:stream';
-import type { FastifyInstance, FastifyReply } from 'fastify';
-import { AGENT_API_PREFIX, AppError } from '@purser/core';
+import type { FastifyInstance } from 'fastify';
+import { AGENT_API_PREFIX } from '@purser/core';
 import { agentRoutes } from '../agent-api/agent-routes';
-import { authenticateOwner } from '../../services/auth/authenticate-owner';
-import type { AppDeps } from '../../trpc/context';
-import { idempotencyKeyOf, parseInput } from '../request-input';
+import { assistantApiRoutes } from '../assistant-route';
+import { AUTH_PREFIX, authApiRoutes } from '../auth-routes';
+import { FUNCTIONS_PREFIX, functionsApiRoutes } from '../functions-routes';
+import { identityApiRoutes } from '../identity-routes';
+import { SANDBOX_PAID_PREFIX, sandboxPaidApiRoutes } from '../sandbox-paid-routes';
+import type { AppDeps } from '../../deps';
 import type { ApiRoute } from './define-route';
-import { buildOpenApiDocument } from './openapi';
+import { buildOpenApiDocument, type ApiSection } from './openapi';
+import { registerRoute } from './register-route';
 import { apiRoutes } from './routes';
 
 const API_VERSION = '1.0.0';
 
-function register(app: FastifyInstance, deps: AppDeps, route: ApiRoute): void {
-  app.route({
-    method: route.method,
-    url: `/api/v1${route.path}`,
-    handler: async (request, reply) => {
-      let owner = null;
-      if (route.auth !== 'public') {
-        owner = await authenticateOwner(deps, { authorization: request.headers.authorization, cookies: request.cookies });
-        if (!owner) throw new AppError('UNAUTHORIZED', 'Missing or invalid credentials');
-      }
-      const body = route.body ? parseInput(route.body, request.body) : undefined;
-      const context = {
-        deps,
-        owner: owner ?? { userId: '', via: 'session' as const },
-        params: route.params ? parseInput(route.params, request.params) : undefined,
-        query: route.query ? parseInput(route.query, request.query) : undefined,
-        body,
-        idempotencyKey: idempotencyKeyOf(request, (body as { idempotency_key?: string } | undefined)?.idempotency_key),
-        request,
-        reply,
-      };
-      if (route.stream) {
-        const items = await route.handler(context);
-        return sendStream(reply.status(route.status ?? 200).type(route.stream), items);
-      }
-      const result = await route.handler(context);
-      // An idempotent replay is not a second creation: 200 with Idempotent-Replayed, not 201.
-      const status = reply.hasHeader('idempotent-replayed') ? 200 : (route.status ?? 200);
-      return reply.status(status).send(route.response.parse(result));
-    },
-  });
-}
-
 /**
- * Sends the lines as they come. The first is read before anything is sent, so a failure before
- * any output (the database down) answers as an error rather than as a cut-off download; a
- * failure later aborts the response, which the client sees as an incomplete transfer.
+ * The surfaces served outside /api/v1, as the document describes them. Their plugins register
+ * the same declarations (auth and assistant build theirs from settings that change no schema);
+ * the sandbox's paid API is described even where a real network leaves it out.
  */
-async function sendStream(reply: FastifyReply, items: AsyncIterable<string>): Promise<FastifyReply> {
-  const iterator = items[Symbol.asyncIterator]();
-  const first = await iterator.next();
-  async function* lines(): AsyncGenerator<string> {
-    for (let next = first; !next.done; next = await iterator.next()) yield `${next.value}\n`;
-  }
-  return reply.send(Readable.from(lines()));
+export function otherApiSections(): ApiSection[] {
+  return [
+    { prefix: AGENT_API_PREFIX, routes: agentRoutes.map((route) => ({ ...route, tag: 'Agent API' })), security: [{ agentDid: [], agentKey: [] }] },
+    { prefix: FUNCTIONS_PREFIX, routes: [...functionsApiRoutes, ...assistantApiRoutes()] },
+    { prefix: AUTH_PREFIX, routes: authApiRoutes() },
+    { prefix: '', routes: identityApiRoutes },
+    { prefix: SANDBOX_PAID_PREFIX, routes: sandboxPaidApiRoutes },
+  ];
 }
 
 const require = createRequire(import.meta.url);
@@ -91,14 +62,11 @@ const REFERENCE_PAGE = `<!doctype html>
 `;
 
 export async function apiV1Plugin(app: FastifyInstance, options: { deps: AppDeps; routes?: ApiRoute[] }): Promise<void> {
+  const { deps } = options;
   const routes = options.routes ?? apiRoutes;
-  for (const route of routes) register(app, options.deps, route);
+  for (const route of routes) registerRoute(app, route, { deps, prefix: '/api/v1', owners: { deps } });
 
-  const document = buildOpenApiDocument(routes, {
-    serverUrl: options.deps.publicUrl,
-    version: API_VERSION,
-    agentApi: { prefix: AGENT_API_PREFIX, routes: agentRoutes.map((route) => ({ ...route, tag: 'Agent API' })) },
-  });
+  const document = buildOpenApiDocument(routes, { serverUrl: deps.publicUrl, version: API_VERSION, sections: otherApiSections() });
   app.get('/api/v1/openapi.json', async () => document);
   app.get('/docs/api', async (_request, reply) => reply.type('text/html; charset=utf-8').send(REFERENCE_PAGE));
   app.get('/docs/api/setup.js', async (_request, reply) =>

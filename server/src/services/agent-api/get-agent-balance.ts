@@ -6,7 +6,7 @@
  */
 import { toDecimalString, toDollars, type AgentBalanceView } from '@purser/core';
 import type { Address } from 'viem';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { networkView } from './network-view';
 

@@ -5,7 +5,7 @@
  */
 import { AGENT_API_PREFIX, parseAmount, toDecimalString, toDollars, type AgentInfoView } from '@purser/core';
 import { spentByAgent } from '../payments/gate-inputs';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getAgent } from '../agents/get-agent';
 import { networkView } from './network-view';

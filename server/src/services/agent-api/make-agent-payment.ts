@@ -6,7 +6,7 @@
  * The Idempotency-Key makes a retried call return the same payment, never a second one.
  */
 import type { AgentPaymentInput, AgentPaymentView } from '@purser/core';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { awaitIntent } from '../intents/await-intent';
 import { createIntent } from '../intents/create-intent';

@@ -8,7 +8,7 @@
  */
 import { AppError, isAgentDid } from '@purser/core';
 import type { KyaTier } from '@purser/db';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { agentApiKeyPrefix, hashAgentApiKey } from './agent-api-key-secret';
 import { sameSecretHash } from '../../secrets';
 

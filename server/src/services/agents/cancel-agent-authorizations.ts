@@ -6,7 +6,7 @@
  * A failure is logged, never raised: the agent is suspended either way, and an authorisation
  * that could not be cancelled still expires within X402_MAX_VALIDITY_SECONDS.
  */
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { cancelOutstandingAuthorizations } from '../rails/x402-base-rail';
 

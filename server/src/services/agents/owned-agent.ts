@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { AGENT_NOT_FOUND_MESSAGE, AppError } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { issueAgentCredential } from '../identity/issue-agent-credential';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 
 export type AgentServiceDeps = Pick<AppDeps, 'db' | 'masterKey' | 'publicUrl'>;
 

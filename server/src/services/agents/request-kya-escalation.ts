@@ -13,7 +13,7 @@
  */
 import { AppError, compareTiers, nextTier, type KyaTier, type KyaEscalationResult, type RequestKyaEscalationInput } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { assertSandbox } from '../chain/sandbox-only';
 import { serializeKyaVerification, kyaVerificationSelect } from './kya-verification-view';

@@ -26,7 +26,7 @@ import { withIdempotency } from '../idempotency/with-idempotency';
 import { fundAgent } from '../wallets/fund-agent';
 import { getOwnerWallet } from '../wallets/get-owner-wallet';
 import { mirrorFundingOnChain } from '../wallets/mirror-funding-on-chain';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { CONFIRMATION_TTL_MS, confirmationLine, issueConfirmationToken, type ActionName, type ConfirmedAction } from './confirmation-token';
 
 export type ActionDeps = Pick<AppDeps, 'db' | 'masterKey' | 'publicUrl' | 'chain' | 'logger'>;

@@ -7,7 +7,7 @@
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { calculateJwkThumbprint, type JWK } from 'jose';
 import { deriveKey } from '../../secrets';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 
 export type IssuerDeps = Pick<AppDeps, 'masterKey' | 'publicUrl'>;
 

@@ -7,7 +7,7 @@ import { AppError, policyRulesToDocument, type AttachPolicyInput, type IntentVie
 import type { Prisma, TransactionClient } from '@purser/db';
 import type { AuditData } from '../audit/audit-hash';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { getIntent } from './get-intent';
 import { signalPaymentWorkflow } from './payment-workflows';
 import { lockIntent } from './transition-intent';

@@ -15,7 +15,7 @@ import type { Prisma, TransactionClient } from '@purser/db';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { isUniqueViolation } from '../ledger/database-error';
 import { hashRequest, type Idempotent } from '../idempotency/with-idempotency';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { attachPolicyRow } from './attach-intent-policy';
 import { intentSelect, toIntentView } from './intent-view';
 import { startPaymentWorkflow } from './payment-workflows';

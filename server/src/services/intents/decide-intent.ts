@@ -6,7 +6,7 @@
 import { AppError, type DecideIntentInput, type IntentView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { getIntent } from './get-intent';
 import { signalPaymentWorkflow } from './payment-workflows';
 import { lockIntent, transitionIntent } from './transition-intent';

@@ -1,5 +1,5 @@
 import type { IntentProgressView } from '@purser/core';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { getIntent } from './get-intent';
 import { queryPaymentProgress } from './payment-workflows';
 

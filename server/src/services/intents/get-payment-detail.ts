@@ -19,7 +19,7 @@ import {
   type PaymentRailView,
 } from '@purser/core';
 import type { Prisma } from '@purser/db';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { isUuid } from '../agents/owned-agent';
 import type { EvmNetworkInfo } from '../chain/evm-chain';
 import { decodePaymentHeader } from '../x402/x402-messages';

@@ -17,7 +17,7 @@ import {
   type PaymentProgress,
   type PaymentWorkflowInput,
 } from '@purser/workflows';
-import type { TemporalDeps } from '../../trpc/context';
+import type { TemporalDeps } from '../../deps';
 
 export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id: string; maxRetries: number }): Promise<void> {
   const args: [PaymentWorkflowInput] = [{ intentId: intent.id, maxRetries: intent.maxRetries }];

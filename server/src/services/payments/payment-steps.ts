@@ -14,7 +14,7 @@ import {
   type PaymentStepsBeforeOneFront,
 } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { startWebhookDeliveries } from '../webhooks/start-webhook-deliveries';

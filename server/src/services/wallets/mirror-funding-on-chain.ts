@@ -10,7 +10,7 @@
  */
 import type { Currency } from '@purser/core';
 import type { Address } from 'viem';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 
 export async function mirrorFundingOnChain(
   deps: Pick<AppDeps, 'db' | 'chain' | 'logger'>,

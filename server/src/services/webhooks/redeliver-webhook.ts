@@ -10,7 +10,7 @@
  */
 import { AppError, type WebhookDeliveryView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import { startWebhookDeliveryRun } from './start-webhook-deliveries';
 import { assertDeliveryIds, toWebhookDeliveryView, webhookDeliveryNotFound, webhookDeliverySelect } from './webhook-views';
 

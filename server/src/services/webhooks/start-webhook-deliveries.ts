@@ -5,7 +5,7 @@
  */
 import { WorkflowExecutionAlreadyStartedError } from '@temporalio/client';
 import { WORKFLOW_NAMES, webhookDeliveryWorkflowId } from '@purser/workflows';
-import type { TemporalDeps } from '../../trpc/context';
+import type { TemporalDeps } from '../../deps';
 
 /**
  * Starts run `run` of a delivery: true when that run is running now (just started, or already

@@ -14,7 +14,7 @@ import {
   type WebhookEndpointView,
 } from '@purser/core';
 import type { Prisma, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 
 export type WebhookServiceDeps = Pick<AppDeps, 'db' | 'masterKey' | 'outbound'>;
 

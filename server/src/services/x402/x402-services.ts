@@ -10,7 +10,7 @@
  */
 import { AppError, toDecimalString, type X402FetchInput, type X402ProxyInput, type X402RequirementsInput, type X402RequirementsView, type X402SignedPaymentView, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
 import { getAddress, type Address } from 'viem';
-import type { AppDeps } from '../../trpc/context';
+import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { awaitIntent } from '../intents/await-intent';
 import { createIntent } from '../intents/create-intent';
