@@ -230,7 +230,7 @@ async function main() {
       // The house rules of imports (.dependency-cruiser.cjs): no cycles, no workspace reaching into
       // another's files, core below everything, no server code in workflows or the browser.
       const workspaces = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).workspaces;
-      await check('dependencies', 'npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--ignore-known', '--output-type', 'err', ...workspaces]);
+      await check('dependencies', 'npx', ['depcruise', '--config', '.dependency-cruiser.cjs', '--output-type', 'err', ...workspaces]);
       // n8n's own lint for community node packages (installs @n8n/node-cli into the cache once).
       await check('n8n-node-lint', process.execPath, ['n8n-nodes/scripts/n8n-node-lint.mjs']);
       await check('typecheck', 'npm', ['run', 'typecheck', '--workspaces', '--if-present', '--silent']);

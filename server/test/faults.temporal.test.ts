@@ -443,15 +443,15 @@ describe('/healthz of an all-in-one product while its embedded children die', ()
       process.kill(pid!, 'SIGKILL');
       const killedAt = performance.now();
       let down: { status: number; checks: Record<string, { status: string }> } | undefined;
+      // A 503 for another reason (the worker, still finding the restarted Temporal) is not this one.
       while (!down && performance.now() - killedAt < 5_000) {
         const answer = await checkStatus().catch(() => undefined);
-        if (answer?.status === 503) down = answer;
+        if (answer?.status === 503 && answer.checks[check]?.status === 'down') down = answer;
         else await sleep(100);
       }
       const reportedAfterMs = performance.now() - killedAt;
       console.log(`[faults] /healthz after ${which} was killed: ${down ? `503 after ${Math.round(reportedAfterMs)} ms` : 'no 503 within 5 s'}`);
-      expect(down, `503 after ${which} was killed`).toBeDefined();
-      expect(down!.checks[check]?.status, `${check} reported down`).toBe('down');
+      expect(down, `503 naming ${check} down after ${which} was killed`).toBeDefined();
       // Issue 16 requires it: a load balancer must see the product unhealthy within one second of the child dying.
       expect(reportedAfterMs).toBeLessThanOrEqual(1_000);
 
