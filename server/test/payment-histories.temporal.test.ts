@@ -8,7 +8,6 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { LightMyRequestResponse } from 'fastify';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Worker } from '@temporalio/worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,6 +15,7 @@ import type { IntentView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { paymentWorkflowId, WORKFLOWS_PATH, type PaymentProgress } from '@purser/workflows';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
+import { ownerIntents } from './support/owner-intents';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
 
@@ -24,6 +24,7 @@ const HISTORIES_DIR = fileURLToPath(new URL('../../workflows/test/histories/', i
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
 let owner: SignedUpOwner;
+const { api, createFundedAgent, createIntent, getIntent } = ownerIntents(() => env.testApp.app, () => owner);
 const recorded: { scenario: string; status: string; history: Awaited<ReturnType<ReturnType<TemporalTestEnv['client']['workflow']['getHandle']>['fetchHistory']>> }[] = [];
 
 beforeAll(async () => {
@@ -149,34 +150,6 @@ describe('payment histories', () => {
 });
 
 // ---------------------------------------------------------------- helpers
-
-async function api(method: 'GET' | 'POST' | 'PATCH', url: string, body?: unknown): Promise<LightMyRequestResponse> {
-  return env.testApp.app.inject({ method, url, headers: owner.headers, ...(body === undefined ? {} : { payload: body as object }) });
-}
-
-async function createFundedAgent(options: { fund: number; approvalThreshold?: number }): Promise<string> {
-  const created = await api('POST', '/api/v1/agents', { name: `Agent ${Math.random().toString(36).slice(2, 8)}`, max_transaction_amount: 100, max_daily_limit: 1000 });
-  expect(created.statusCode, created.body).toBe(201);
-  const agentId = (created.json() as { agent: { id: string } }).agent.id;
-  if (options.approvalThreshold !== undefined) {
-    expect((await api('PATCH', `/api/v1/agents/${agentId}/spending-rules`, { approval_threshold: options.approvalThreshold })).statusCode).toBe(200);
-  }
-  const funded = await api('POST', '/api/v1/wallet/fund-agent', { agent_id: agentId, amount: options.fund });
-  expect(funded.statusCode, funded.body).toBe(200);
-  return agentId;
-}
-
-async function createIntent(body: Record<string, unknown>): Promise<IntentView> {
-  const response = await api('POST', '/api/v1/intents', body);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as IntentView;
-}
-
-async function getIntent(intentId: string): Promise<IntentView> {
-  const response = await api('GET', `/api/v1/intents/${intentId}`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as IntentView;
-}
 
 function workflowResult(intentId: string): Promise<PaymentProgress> {
   return env.client.workflow.getHandle(paymentWorkflowId(intentId)).result() as Promise<PaymentProgress>;

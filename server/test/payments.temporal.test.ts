@@ -6,7 +6,6 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { LightMyRequestResponse } from 'fastify';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IntentView } from '@purser/core';
@@ -14,6 +13,7 @@ import type { PrismaClient } from '@purser/db';
 import { paymentWorkflowId, type PaymentProgress } from '@purser/workflows';
 import { startPaymentWorkflow } from '../src/services/intents/payment-workflows';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
+import { ownerIntents } from './support/owner-intents';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
 
@@ -22,6 +22,8 @@ let prisma: PrismaClient;
 let owner: SignedUpOwner;
 /** Started first, asserted last: its one-minute time box runs out while the other tests run. */
 let expiring: { intent: IntentView; agentId: string; balanceBefore: bigint };
+
+const { api, createFundedAgent, createIntent, getIntent } = ownerIntents(() => env.testApp.app, () => owner);
 
 beforeAll(async () => {
   env = await startTemporalTestEnv();
@@ -409,45 +411,6 @@ describe('time box', () => {
 });
 
 // ---------------------------------------------------------------- helpers
-
-async function api(
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
-  url: string,
-  body?: unknown,
-  as: SignedUpOwner = owner,
-  headers: Record<string, string> = {},
-): Promise<LightMyRequestResponse> {
-  return env.testApp.app.inject({ method, url, headers: { ...as.headers, ...headers }, ...(body === undefined ? {} : { payload: body as object }) });
-}
-
-async function createFundedAgent(options: { fund: number; maxTransaction?: number; dailyLimit?: number; approvalThreshold?: number }): Promise<string> {
-  const created = await api('POST', '/api/v1/agents', {
-    name: `Agent ${Math.random().toString(36).slice(2, 8)}`,
-    max_transaction_amount: options.maxTransaction ?? 100,
-    max_daily_limit: options.dailyLimit ?? 1000,
-  });
-  expect(created.statusCode, created.body).toBe(201);
-  const agentId = (created.json() as { agent: { id: string } }).agent.id;
-  if (options.approvalThreshold !== undefined) {
-    const rules = await api('PATCH', `/api/v1/agents/${agentId}/spending-rules`, { approval_threshold: options.approvalThreshold });
-    expect(rules.statusCode, rules.body).toBe(200);
-  }
-  const funded = await api('POST', '/api/v1/wallet/fund-agent', { agent_id: agentId, amount: options.fund });
-  expect(funded.statusCode, funded.body).toBe(200);
-  return agentId;
-}
-
-async function createIntent(body: Record<string, unknown>): Promise<IntentView> {
-  const response = await api('POST', '/api/v1/intents', body);
-  expect(response.statusCode, response.body).toBe(201);
-  return response.json() as IntentView;
-}
-
-async function getIntent(intentId: string): Promise<IntentView> {
-  const response = await api('GET', `/api/v1/intents/${intentId}`);
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json() as IntentView;
-}
 
 async function getProgress(intentId: string): Promise<PaymentProgress> {
   const response = await api('GET', `/api/v1/intents/${intentId}/progress`);
