@@ -1,7 +1,11 @@
 /**
  * The agent API (`/functions/v1/mcp-server`): balance, payment, transactions, info and the x402
  * calls. Every call sends the agent's DID in `X-Agent-DID` and its API key as the bearer token.
+ * Every method answers an ApiPromise: await it for the data, or `.withResponse()` for the
+ * answer's metadata too (request id, idempotent replay, rate limit).
  */
+import { ApiPromise, type WithResponse } from './api-promise';
+import { x402PriceCapErrorFrom } from './errors';
 import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
 import type {
@@ -27,28 +31,50 @@ export interface AgentClientOptions extends ConnectionOptions {
   apiKey: string;
 }
 
+/**
+ * The price cap of an x402 fetch that names none, in dollars: ten cents. x402 prices calls in
+ * cents and fractions of a cent; a seller asking more is refused before anything is signed,
+ * unless the call raises its cap. The agent's spending rules still apply below any cap.
+ */
+export const DEFAULT_X402_MAX_AMOUNT = '0.10';
+
+/**
+ * POST /x402/fetch, always with a cap: the caller's `max_amount`, or the default. The API's
+ * refusal of a higher price becomes an X402PriceCapError; its 202 (waiting for the owner) the
+ * `pending_approval` result.
+ */
+export async function sendX402Fetch(t: Transport, body: X402FetchBody, options?: MoneyRequestOptions): Promise<WithResponse<X402FetchResult>> {
+  const maxAmount = body.max_amount ?? DEFAULT_X402_MAX_AMOUNT;
+  try {
+    const { data, response } = await t.sendWithResponse<X402UpstreamResponse | X402SignedPayment>(op.x402Fetch, { body: { ...body, max_amount: maxAmount }, options });
+    const result: X402FetchResult =
+      response.status === 202 ? { kind: 'pending_approval', payment: data as X402SignedPayment } : { kind: 'response', response: data as X402UpstreamResponse };
+    return { data: result, response };
+  } catch (error) {
+    throw x402PriceCapErrorFrom(error, String(maxAmount));
+  }
+}
+
 function x402Api(t: Transport) {
   return {
     /** Calls `url` and reads its 402 answer: the seller's `accepts` and the `recommended` one to sign. Pays nothing. */
-    requirements: async (body: X402RequirementsBody, options?: RequestOptions) => (await t.send<X402Requirements>(op.x402Requirements, { body, options })).data,
+    requirements: (body: X402RequirementsBody, options?: RequestOptions) => t.call<X402Requirements>(op.x402Requirements, { body, options }),
     /**
      * Signs a payment for a requirement after spending rules, policies and balance allow it and
      * the funds are held. `status: 'pending_approval'` (HTTP 202) carries no header yet: repeat
      * the call with the same `idempotencyKey` after the owner approves. Money-moving: idempotent.
      */
-    signPayment: async (body: X402SignPaymentBody, options?: MoneyRequestOptions) =>
-      (await t.send<X402SignedPayment>(op.x402SignPayment, { body, options })).data,
+    signPayment: (body: X402SignPaymentBody, options?: MoneyRequestOptions) => t.call<X402SignedPayment>(op.x402SignPayment, { body, options }),
     /** Calls the seller with a signed payment header; answers the seller's status, headers and body. */
-    proxy: async (body: X402ProxyBody, options?: RequestOptions) => (await t.send<X402UpstreamResponse>(op.x402Proxy, { body, options })).data,
+    proxy: (body: X402ProxyBody, options?: RequestOptions) => t.call<X402UpstreamResponse>(op.x402Proxy, { body, options }),
     /**
-     * Requirements, payment and paid call in one: fetches `url`, paying its 402 if it asks (never
-     * above `max_amount`). A payment that waits for the owner comes back as `pending_approval`.
-     * Money-moving: idempotent.
+     * Requirements, payment and paid call in one: fetches `url`, paying its 402 if it asks, never
+     * above `max_amount` ($0.10 when absent: DEFAULT_X402_MAX_AMOUNT). A higher price throws an
+     * X402PriceCapError and nothing is signed. A payment that waits for the owner comes back as
+     * `pending_approval`. Money-moving: idempotent. `wrapFetch` gives the same call the shape
+     * of `fetch` (a Response with the body's exact bytes).
      */
-    fetch: async (body: X402FetchBody, options?: MoneyRequestOptions): Promise<X402FetchResult> => {
-      const { status, data } = await t.send<X402UpstreamResponse | X402SignedPayment>(op.x402Fetch, { body, options });
-      return status === 202 ? { kind: 'pending_approval', payment: data as X402SignedPayment } : { kind: 'response', response: data as X402UpstreamResponse };
-    },
+    fetch: (body: X402FetchBody, options?: MoneyRequestOptions): ApiPromise<X402FetchResult> => new ApiPromise(sendX402Fetch(t, body, options)),
   };
 }
 
@@ -66,13 +92,15 @@ export class PurserAgentClient {
 
   constructor(options: AgentClientOptions) {
     const { did, apiKey, ...connection } = options;
-    this.transport = new Transport(connection, () => ({ 'x-agent-did': did, authorization: `Bearer ${apiKey}` }));
+    const credentials = () => ({ 'x-agent-did': did, authorization: `Bearer ${apiKey}` });
+    this.transport = new Transport(connection, credentials);
     this.x402 = x402Api(this.transport);
+    transports.set(this, (fetch) => new Transport({ ...connection, fetch }, credentials));
   }
 
   /** USDC and USDT balances, in the ledger (what the agent may spend) and on chain. */
-  async balance(options?: RequestOptions): Promise<AgentBalance> {
-    return (await this.transport.send<AgentBalance>(op.agentBalance, { options })).data;
+  balance(options?: RequestOptions): ApiPromise<AgentBalance> {
+    return this.transport.call<AgentBalance>(op.agentBalance, { options });
   }
 
   /**
@@ -80,17 +108,26 @@ export class PurserAgentClient {
    * `pending_approval` / `processing` (HTTP 202); a refusal throws a PurserApiError (422).
    * Money-moving: idempotent.
    */
-  async pay(body: AgentPaymentBody, options?: MoneyRequestOptions): Promise<AgentPayment> {
-    return (await this.transport.send<AgentPayment>(op.agentPayment, { body, options })).data;
+  pay(body: AgentPaymentBody, options?: MoneyRequestOptions): ApiPromise<AgentPayment> {
+    return this.transport.call<AgentPayment>(op.agentPayment, { body, options });
   }
 
-  /** The agent's latest 50 transactions, newest first. */
-  async transactions(options?: RequestOptions): Promise<AgentTransactionList> {
-    return (await this.transport.send<AgentTransactionList>(op.agentTransactions, { options })).data;
+  /** The agent's latest 50 transactions, newest first (the agent API pages no further). */
+  transactions(options?: RequestOptions): ApiPromise<AgentTransactionList> {
+    return this.transport.call<AgentTransactionList>(op.agentTransactions, { options });
   }
 
   /** DID, credential, wallet addresses, spending rules, what is left of them, and x402 capabilities. */
-  async info(options?: RequestOptions): Promise<AgentInfo> {
-    return (await this.transport.send<AgentInfo>(op.agentInfo, { options })).data;
+  info(options?: RequestOptions): ApiPromise<AgentInfo> {
+    return this.transport.call<AgentInfo>(op.agentInfo, { options });
   }
+}
+
+/** Each client's transport rebuilt around another fetch (wrapFetch's); internal, not exported by the package. */
+const transports = new WeakMap<PurserAgentClient, (fetch: typeof globalThis.fetch) => Transport>();
+
+export function agentTransport(agent: PurserAgentClient, fetch: typeof globalThis.fetch): Transport {
+  const make = transports.get(agent);
+  if (!make) throw new TypeError('agent must be a PurserAgentClient or its options ({ baseUrl, did, apiKey })');
+  return make(fetch);
 }

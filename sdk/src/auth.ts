@@ -4,20 +4,27 @@
  * These routes sit outside the OpenAPI document, beside the web app's sign-in.
  */
 import { OPERATIONS as op } from './operations';
-import { Transport, type ConnectionOptions, type RequestOptions } from './transport';
+import { ApiPromise } from './api-promise';
+import type { Operation } from './operations';
+import { Transport, type ConnectionOptions, type RequestOptions, type SendInput } from './transport';
 import type { AuthSession, SignInBody, SignUpBody } from './types';
 
 /** `POST /auth/v1/signup`: `{ email, password, data: { full_name, invitation_code } }`. */
-export async function signUp(connection: ConnectionOptions, body: SignUpBody, options?: RequestOptions): Promise<AuthSession> {
-  return (await new Transport(connection).send<AuthSession>(op.signUp, { body, options })).data;
+export function signUp(connection: ConnectionOptions, body: SignUpBody, options?: RequestOptions): ApiPromise<AuthSession> {
+  return call(connection, op.signUp, { body, options });
 }
 
 /** `POST /auth/v1/token?grant_type=password`. */
-export async function signIn(connection: ConnectionOptions, body: SignInBody, options?: RequestOptions): Promise<AuthSession> {
-  return (await new Transport(connection).send<AuthSession>(op.signIn, { query: { grant_type: 'password' }, body, options })).data;
+export function signIn(connection: ConnectionOptions, body: SignInBody, options?: RequestOptions): ApiPromise<AuthSession> {
+  return call(connection, op.signIn, { query: { grant_type: 'password' }, body, options });
 }
 
 /** `POST /auth/v1/token?grant_type=refresh_token`: a new session; the old refresh token is spent. */
-export async function refreshSession(connection: ConnectionOptions, refreshToken: string, options?: RequestOptions): Promise<AuthSession> {
-  return (await new Transport(connection).send<AuthSession>(op.refreshSession, { query: { grant_type: 'refresh_token' }, body: { refresh_token: refreshToken }, options })).data;
+export function refreshSession(connection: ConnectionOptions, refreshToken: string, options?: RequestOptions): ApiPromise<AuthSession> {
+  return call(connection, op.refreshSession, { query: { grant_type: 'refresh_token' }, body: { refresh_token: refreshToken }, options });
+}
+
+/** A bad `baseUrl` rejects the promise, as every other failure does, rather than throwing. */
+function call(connection: ConnectionOptions, operation: Operation, input: SendInput): ApiPromise<AuthSession> {
+  return new ApiPromise((async () => new Transport(connection).sendWithResponse<AuthSession>(operation, input))());
 }

@@ -3,7 +3,7 @@
  * (core's AppError.toJSON), with `request_id` added on a 500; every answer also names its
  * request in the `x-request-id` header.
  */
-import type { PurserErrorCode } from './types';
+import type { PurserErrorCode, X402SignedPayment } from './types';
 
 /** Base of every error the SDK throws, so `catch (e) { if (e instanceof PurserError) ... }` works. */
 export class PurserError extends Error {
@@ -71,6 +71,52 @@ export class PurserConnectionError extends PurserError {
     this.operationId = init.operationId;
     this.idempotencyKey = init.idempotencyKey;
     this.timedOut = init.timedOut;
+  }
+}
+
+/**
+ * An x402 call refused because the seller asks more than the call's price cap (`maxAmount`,
+ * `max_amount`; the SDK sends a default one). The API checks the price before anything is
+ * signed or held: nothing was paid. A PurserApiError (422 `POLICY_VIOLATION`) like any refusal,
+ * with the cap and the price named.
+ */
+export class X402PriceCapError extends PurserApiError {
+  override name = 'X402PriceCapError';
+  /** The cap the call was sent with, in dollars. */
+  readonly maxAmount: string;
+  /** What the seller asks, in dollars, as the API reported it. */
+  readonly price: string | undefined;
+
+  constructor(refusal: PurserApiError, maxAmount: string) {
+    super(refusal);
+    this.maxAmount = maxAmount;
+    this.price = /asks ([0-9.]+) /.exec(refusal.message)?.[1];
+  }
+}
+
+/** The API's refusal of an x402 price above `max_amount` (x402-services.ts, fetchWithX402), typed; any other error as it is. */
+export function x402PriceCapErrorFrom(error: unknown, maxAmount: string): unknown {
+  if (error instanceof PurserApiError && error.code === 'POLICY_VIOLATION' && /more than max_amount/.test(error.message)) return new X402PriceCapError(error, maxAmount);
+  return error;
+}
+
+/**
+ * A paid fetch whose payment waits for the owner's approval (it is above the agent's approval
+ * threshold): there is no seller response yet. After the owner approves, make the same call with
+ * the same idempotency key (`idempotencyKey`) to get it; nothing is paid twice.
+ */
+export class X402PaymentPendingError extends PurserError {
+  override name = 'X402PaymentPendingError';
+  readonly intentId: string;
+  readonly idempotencyKey: string | undefined;
+  /** The pending payment as the API answered it (HTTP 202). */
+  readonly payment: X402SignedPayment;
+
+  constructor(payment: X402SignedPayment, idempotencyKey: string | undefined) {
+    super(`The payment of ${payment.amount_exact} USDC waits for the owner's approval (payment intent ${payment.intent_id}); call again with idempotency key ${idempotencyKey ?? '(none)'} once approved`);
+    this.intentId = payment.intent_id;
+    this.idempotencyKey = idempotencyKey;
+    this.payment = payment;
   }
 }
 

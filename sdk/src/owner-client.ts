@@ -2,7 +2,9 @@
  * The owner API (`/api/v1`): wallet, agents (and the kill switch), API keys, credentials, budget
  * alerts, policies, payment intents, webhooks and the audit log, one method per operation of the
  * OpenAPI document. Authenticated with the owner's bearer token: a session access token or an
- * owner API key (`psk_...`).
+ * owner API key (`psk_...`). Every method answers an ApiPromise: await it for the data, or call
+ * `.withResponse()` for the answer's metadata too; the cursor-paged lists (intents, audit
+ * entries, webhook deliveries) answer a PagePromise, which `for await` walks item by item.
  */
 import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
@@ -13,6 +15,7 @@ import type {
   ApiKey,
   ApiKeyList,
   AttachIntentPolicyBody,
+  AuditEntry,
   AuditEntryList,
   AuditVerification,
   BudgetAlertList,
@@ -72,20 +75,16 @@ export interface OwnerClientOptions extends ConnectionOptions {
   token: string | (() => string | Promise<string>);
 }
 
-async function data<T>(sent: Promise<{ data: T }>): Promise<T> {
-  return (await sent).data;
-}
-
 function walletApi(t: Transport) {
   return {
     /** The owner's custodial wallet: USDC and USDT balances. */
-    get: (options?: RequestOptions) => data<OwnerWallet>(t.send(op.getWallet, { options })),
+    get: (options?: RequestOptions) => t.call<OwnerWallet>(op.getWallet, { options }),
     /** The 10 most recent wallet transactions, newest first. */
-    transactions: (options?: RequestOptions) => data<OwnerTransaction[]>(t.send(op.listWalletTransactions, { options })),
+    transactions: (options?: RequestOptions) => t.call<OwnerTransaction[]>(op.listWalletTransactions, { options }),
     /** Adds sandbox funds to the wallet (409 `SANDBOX_ONLY` on a real network). Money-moving: idempotent. */
-    topUp: (body: TopUpWalletBody, options?: MoneyRequestOptions) => data<TopUpWalletResult>(t.send(op.topUpWallet, { body, options })),
+    topUp: (body: TopUpWalletBody, options?: MoneyRequestOptions) => t.call<TopUpWalletResult>(op.topUpWallet, { body, options }),
     /** Moves funds from the owner's wallet to one of their agents. Money-moving: idempotent. */
-    fundAgent: (body: FundAgentBody, options?: MoneyRequestOptions) => data<FundAgentResult>(t.send(op.fundAgent, { body, options })),
+    fundAgent: (body: FundAgentBody, options?: MoneyRequestOptions) => t.call<FundAgentResult>(op.fundAgent, { body, options }),
   };
 }
 
@@ -93,63 +92,63 @@ function agentsApi(t: Transport) {
   const agent = (agentId: string) => ({ agentId });
   return {
     /** The owner's agents with their wallets and spending rules. */
-    list: (options?: RequestOptions) => data<Agent[]>(t.send(op.listAgents, { options })),
+    list: (options?: RequestOptions) => t.call<Agent[]>(op.listAgents, { options }),
     /** Creates an agent: DID, keys, wallet, spending rules, credential, and an API key shown this once. */
-    create: (body: CreateAgentBody, options?: RequestOptions) => data<CreateAgentResult>(t.send(op.createAgent, { body, options })),
-    get: (agentId: string, options?: RequestOptions) => data<Agent>(t.send(op.getAgent, { params: agent(agentId), options })),
+    create: (body: CreateAgentBody, options?: RequestOptions) => t.call<CreateAgentResult>(op.createAgent, { body, options }),
+    get: (agentId: string, options?: RequestOptions) => t.call<Agent>(op.getAgent, { params: agent(agentId), options }),
     /** Changes the limits it names (re-issues the agent's credential). */
     updateSpendingRules: (agentId: string, body: SpendingRulesChanges, options?: RequestOptions) =>
-      data<Agent>(t.send(op.updateSpendingRules, { params: agent(agentId), body, options })),
+      t.call<Agent>(op.updateSpendingRules, { params: agent(agentId), body, options }),
     /** Its calls get 403 and its credential reads revoked until it is reactivated. */
-    suspend: (agentId: string, options?: RequestOptions) => data<Agent>(t.send(op.suspendAgent, { params: agent(agentId), options })),
-    reactivate: (agentId: string, options?: RequestOptions) => data<Agent>(t.send(op.reactivateAgent, { params: agent(agentId), options })),
+    suspend: (agentId: string, options?: RequestOptions) => t.call<Agent>(op.suspendAgent, { params: agent(agentId), options }),
+    reactivate: (agentId: string, options?: RequestOptions) => t.call<Agent>(op.reactivateAgent, { params: agent(agentId), options }),
     /** Keys and credential revoked, DID deactivated. */
-    delete: (agentId: string, options?: RequestOptions) => data<DeleteAgentResult>(t.send(op.deleteAgent, { params: agent(agentId), options })),
+    delete: (agentId: string, options?: RequestOptions) => t.call<DeleteAgentResult>(op.deleteAgent, { params: agent(agentId), options }),
     /** The old key stops working; the new one is in this answer only. */
     rotateApiKey: (agentId: string, options?: RequestOptions) =>
-      data<RotateAgentApiKeyResult>(t.send(op.rotateAgentApiKey, { params: agent(agentId), options })),
+      t.call<RotateAgentApiKeyResult>(op.rotateAgentApiKey, { params: agent(agentId), options }),
     /** The agent's transactions as the owner sees them, newest first. */
     transactions: (agentId: string, query: AgentTransactionsQuery = {}, options?: RequestOptions) =>
-      data<AgentTransaction[]>(t.send(op.listAgentTransactions, { params: agent(agentId), query, options })),
+      t.call<AgentTransaction[]>(op.listAgentTransactions, { params: agent(agentId), query, options }),
     /** Asks to raise the agent's KYA tier with evidence (sandbox verification). */
     requestKyaEscalation: (agentId: string, body: KyaEscalationBody, options?: RequestOptions) =>
-      data<KyaEscalationResult>(t.send(op.requestKyaEscalation, { params: agent(agentId), body, options })),
+      t.call<KyaEscalationResult>(op.requestKyaEscalation, { params: agent(agentId), body, options }),
     /** The agent's KYA verifications, newest first. */
     kyaVerifications: (agentId: string, options?: RequestOptions) =>
-      data<KyaVerification[]>(t.send(op.listKyaVerifications, { params: agent(agentId), options })),
+      t.call<KyaVerification[]>(op.listKyaVerifications, { params: agent(agentId), options }),
     /**
      * The kill switch: suspends every active agent at once (their outstanding x402 authorisations
      * are cancelled). `resumeAll` brings back exactly these, not agents suspended one by one.
      */
-    pauseAll: (options?: RequestOptions) => data<PauseAllAgentsResult>(t.send(op.pauseAllAgents, { options })),
+    pauseAll: (options?: RequestOptions) => t.call<PauseAllAgentsResult>(op.pauseAllAgents, { options }),
     /** Reactivates the agents `pauseAll` suspended. */
-    resumeAll: (options?: RequestOptions) => data<ResumeAllAgentsResult>(t.send(op.resumeAllAgents, { options })),
+    resumeAll: (options?: RequestOptions) => t.call<ResumeAllAgentsResult>(op.resumeAllAgents, { options }),
     /** Whether the kill switch holds agents paused, how many, and since when. */
-    killSwitch: (options?: RequestOptions) => data<KillSwitch>(t.send(op.getKillSwitch, { options })),
+    killSwitch: (options?: RequestOptions) => t.call<KillSwitch>(op.getKillSwitch, { options }),
   };
 }
 
 function apiKeysApi(t: Transport) {
   return {
     /** The owner's API keys, never their secrets. */
-    list: (options?: RequestOptions) => data<ApiKeyList>(t.send(op.listApiKeys, { options })),
+    list: (options?: RequestOptions) => t.call<ApiKeyList>(op.listApiKeys, { options }),
     /** Needs a session token, not an API key; the key is in this answer only. */
-    create: (body: CreateApiKeyBody = {}, options?: RequestOptions) => data<CreatedApiKey>(t.send(op.createApiKey, { body, options })),
-    revoke: (keyId: string, options?: RequestOptions) => data<ApiKey>(t.send(op.revokeApiKey, { params: { keyId }, options })),
+    create: (body: CreateApiKeyBody = {}, options?: RequestOptions) => t.call<CreatedApiKey>(op.createApiKey, { body, options }),
+    revoke: (keyId: string, options?: RequestOptions) => t.call<ApiKey>(op.revokeApiKey, { params: { keyId }, options }),
   };
 }
 
 function credentialsApi(t: Transport) {
   return {
     /** Checks an agent's SD-JWT VC: signature, expiry and status list. */
-    verify: (body: VerifyCredentialBody, options?: RequestOptions) => data<VerifyCredentialResult>(t.send(op.verifyCredential, { body, options })),
+    verify: (body: VerifyCredentialBody, options?: RequestOptions) => t.call<VerifyCredentialResult>(op.verifyCredential, { body, options }),
   };
 }
 
 function budgetAlertsApi(t: Transport) {
   return {
     /** Newest first: an agent's spend reached 80 or 100 % of its daily limit or of a policy's monthly budget. */
-    list: (query: ListBudgetAlertsQuery = {}, options?: RequestOptions) => data<BudgetAlertList>(t.send(op.listBudgetAlerts, { query, options })),
+    list: (query: ListBudgetAlertsQuery = {}, options?: RequestOptions) => t.call<BudgetAlertList>(op.listBudgetAlerts, { query, options }),
   };
 }
 
@@ -157,15 +156,15 @@ function policiesApi(t: Transport) {
   const policy = (policyId: string) => ({ policyId });
   return {
     /** Owner-wide policies first; with `agentId`, the ones that apply to that agent. */
-    list: (query: ListPoliciesQuery = {}, options?: RequestOptions) => data<PolicyList>(t.send(op.listPolicies, { query, options })),
+    list: (query: ListPoliciesQuery = {}, options?: RequestOptions) => t.call<PolicyList>(op.listPolicies, { query, options }),
     /** For every agent, or for one (`agentId`); `shadow` evaluates and reports without enforcing. */
-    create: (body: CreatePolicyBody, options?: RequestOptions) => data<Policy>(t.send(op.createPolicy, { body, options })),
-    get: (policyId: string, options?: RequestOptions) => data<Policy>(t.send(op.getPolicy, { params: policy(policyId), options })),
+    create: (body: CreatePolicyBody, options?: RequestOptions) => t.call<Policy>(op.createPolicy, { body, options }),
+    get: (policyId: string, options?: RequestOptions) => t.call<Policy>(op.getPolicy, { params: policy(policyId), options }),
     /** New rules or shadow write a new version (new id); `enabled` switches the current one. */
     update: (policyId: string, body: PolicyChanges, options?: RequestOptions) =>
-      data<Policy>(t.send(op.updatePolicy, { params: policy(policyId), body, options })),
+      t.call<Policy>(op.updatePolicy, { params: policy(policyId), body, options }),
     /** Switched off and superseded; kept for the audit trail. */
-    delete: (policyId: string, options?: RequestOptions) => data<Policy>(t.send(op.deletePolicy, { params: policy(policyId), options })),
+    delete: (policyId: string, options?: RequestOptions) => t.call<Policy>(op.deletePolicy, { params: policy(policyId), options }),
   };
 }
 
@@ -173,26 +172,29 @@ function intentsApi(t: Transport) {
   const intent = (intentId: string) => ({ intentId });
   return {
     /** Creates a payment intent; its payment workflow starts at once. Money-moving: idempotent. */
-    create: (body: CreateIntentBody, options?: MoneyRequestOptions) => data<Intent>(t.send(op.createIntent, { body, options })),
-    /** Newest first, a page at a time (pass `nextCursor` as `cursor`); every filter given narrows. */
-    list: (query: ListIntentsQuery = {}, options?: RequestOptions) => data<IntentList>(t.send(op.listIntents, { query, options })),
-    get: (intentId: string, options?: RequestOptions) => data<Intent>(t.send(op.getIntent, { params: intent(intentId), options })),
+    create: (body: CreateIntentBody, options?: MoneyRequestOptions) => t.call<Intent>(op.createIntent, { body, options }),
+    /**
+     * Newest first, a page at a time (pass `nextCursor` as `cursor`); every filter given narrows.
+     * `for await (const intent of purser.intents.list(query))` follows the cursor through every page.
+     */
+    list: (query: ListIntentsQuery = {}, options?: RequestOptions) => t.list<IntentList, Intent>(op.listIntents, { query, options }, (page) => page.intents),
+    get: (intentId: string, options?: RequestOptions) => t.call<Intent>(op.getIntent, { params: intent(intentId), options }),
     /** One payment in full: its agent, rail operation, events, ledger entries, webhook deliveries, audit entries and workflow. */
-    detail: (intentId: string, options?: RequestOptions) => data<PaymentDetail>(t.send(op.getPaymentDetail, { params: intent(intentId), options })),
+    detail: (intentId: string, options?: RequestOptions) => t.call<PaymentDetail>(op.getPaymentDetail, { params: intent(intentId), options }),
     /** The payment workflow's current step and step history. */
-    progress: (intentId: string, options?: RequestOptions) => data<IntentProgress>(t.send(op.getIntentProgress, { params: intent(intentId), options })),
+    progress: (intentId: string, options?: RequestOptions) => t.call<IntentProgress>(op.getIntentProgress, { params: intent(intentId), options }),
     /** Attaches a policy to an intent before its gate decides. */
     attachPolicy: (intentId: string, body: AttachIntentPolicyBody, options?: RequestOptions) =>
-      data<Intent>(t.send(op.attachIntentPolicy, { params: intent(intentId), body, options })),
+      t.call<Intent>(op.attachIntentPolicy, { params: intent(intentId), body, options }),
     /** Approves an intent waiting for approval; it then settles. */
     approve: (intentId: string, body: IntentDecisionBody = {}, options?: RequestOptions) =>
-      data<Intent>(t.send(op.approveIntent, { params: intent(intentId), body, options })),
+      t.call<Intent>(op.approveIntent, { params: intent(intentId), body, options }),
     /** Rejects an intent waiting for approval; no money moves. */
     reject: (intentId: string, body: IntentDecisionBody = {}, options?: RequestOptions) =>
-      data<Intent>(t.send(op.rejectIntent, { params: intent(intentId), body, options })),
+      t.call<Intent>(op.rejectIntent, { params: intent(intentId), body, options }),
     /** Cancels an intent before any funds are reserved. */
     cancel: (intentId: string, body: IntentDecisionBody = {}, options?: RequestOptions) =>
-      data<Intent>(t.send(op.cancelIntent, { params: intent(intentId), body, options })),
+      t.call<Intent>(op.cancelIntent, { params: intent(intentId), body, options }),
   };
 }
 
@@ -201,41 +203,44 @@ function webhooksApi(t: Transport) {
   const delivery = (deliveryId: string) => ({ deliveryId });
   return {
     /** The owner's endpoints, never their secrets. */
-    list: (options?: RequestOptions) => data<WebhookEndpointList>(t.send(op.listWebhookEndpoints, { options })),
+    list: (options?: RequestOptions) => t.call<WebhookEndpointList>(op.listWebhookEndpoints, { options }),
     /** Registers an endpoint; its signing secret is in this answer only. */
-    create: (body: CreateWebhookEndpointBody, options?: RequestOptions) => data<WebhookEndpointWithSecret>(t.send(op.createWebhookEndpoint, { body, options })),
-    get: (endpointId: string, options?: RequestOptions) => data<WebhookEndpoint>(t.send(op.getWebhookEndpoint, { params: endpoint(endpointId), options })),
+    create: (body: CreateWebhookEndpointBody, options?: RequestOptions) => t.call<WebhookEndpointWithSecret>(op.createWebhookEndpoint, { body, options }),
+    get: (endpointId: string, options?: RequestOptions) => t.call<WebhookEndpoint>(op.getWebhookEndpoint, { params: endpoint(endpointId), options }),
     update: (endpointId: string, body: WebhookEndpointChanges, options?: RequestOptions) =>
-      data<WebhookEndpoint>(t.send(op.updateWebhookEndpoint, { params: endpoint(endpointId), body, options })),
+      t.call<WebhookEndpoint>(op.updateWebhookEndpoint, { params: endpoint(endpointId), body, options }),
     /** No new deliveries; its delivery log stays readable. */
     delete: (endpointId: string, options?: RequestOptions) =>
-      data<DeleteWebhookEndpointResult>(t.send(op.deleteWebhookEndpoint, { params: endpoint(endpointId), options })),
+      t.call<DeleteWebhookEndpointResult>(op.deleteWebhookEndpoint, { params: endpoint(endpointId), options }),
     /** Replaces the signing secret (a new one is generated unless given); the new one is in this answer only. */
     rotateSecret: (endpointId: string, body: RotateWebhookSecretBody = {}, options?: RequestOptions) =>
-      data<WebhookEndpointWithSecret>(t.send(op.rotateWebhookSecret, { params: endpoint(endpointId), body, options })),
-    /** The endpoint's deliveries, newest first. */
+      t.call<WebhookEndpointWithSecret>(op.rotateWebhookSecret, { params: endpoint(endpointId), body, options }),
+    /** The endpoint's deliveries, newest first, a page at a time; `for await` follows the cursor through every page. */
     deliveries: (endpointId: string, query: WebhookDeliveriesQuery = {}, options?: RequestOptions) =>
-      data<WebhookDeliveryList>(t.send(op.listWebhookEndpointDeliveries, { params: endpoint(endpointId), query, options })),
+      t.list<WebhookDeliveryList, WebhookDelivery>(op.listWebhookEndpointDeliveries, { params: endpoint(endpointId), query, options }, (page) => page.deliveries),
     /** One delivery with its body and every attempt. */
     getDelivery: (deliveryId: string, options?: RequestOptions) =>
-      data<WebhookDeliveryDetail>(t.send(op.getWebhookDelivery, { params: delivery(deliveryId), options })),
+      t.call<WebhookDeliveryDetail>(op.getWebhookDelivery, { params: delivery(deliveryId), options }),
     /** Sends a delivery again: same `webhook-id`, current URL and secret. */
     redeliver: (deliveryId: string, options?: RequestOptions) =>
-      data<WebhookDelivery>(t.send(op.redeliverWebhook, { params: delivery(deliveryId), options })),
+      t.call<WebhookDelivery>(op.redeliverWebhook, { params: delivery(deliveryId), options }),
   };
 }
 
 function auditApi(t: Transport) {
   return {
-    /** Newest first, a page at a time (pass `nextCursor` as `cursor`); a `subject` ending in `*` matches a prefix. */
-    list: (query: ListAuditEntriesQuery = {}, options?: RequestOptions) => data<AuditEntryList>(t.send(op.listAuditEntries, { query, options })),
+    /**
+     * Newest first, a page at a time (pass `nextCursor` as `cursor`); a `subject` ending in `*`
+     * matches a prefix. `for await` follows the cursor through every page.
+     */
+    list: (query: ListAuditEntriesQuery = {}, options?: RequestOptions) => t.list<AuditEntryList, AuditEntry>(op.listAuditEntries, { query, options }, (page) => page.entries),
     /** Checks the owner's hash chain: verified through entry N, or broken at entry N and why. */
-    verify: (options?: RequestOptions) => data<AuditVerification>(t.send(op.verifyAuditChain, { options })),
+    verify: (options?: RequestOptions) => t.call<AuditVerification>(op.verifyAuditChain, { options }),
     /**
      * The whole audit log as JSON Lines text, oldest first, one `AuditExportLine` per line: the
      * file `npm run audit:verify -- --file` checks. A long log may need a larger `timeoutMs`.
      */
-    export: (options?: RequestOptions) => data<string>(t.send(op.exportAuditEntries, { options })),
+    export: (options?: RequestOptions) => t.call<string>(op.exportAuditEntries, { options }),
   };
 }
 

@@ -1,11 +1,13 @@
 /**
- * The package as it is published: tsup builds dist/ (here into a scratch directory), which is
- * installed into a consumer project outside the monorepo (no sources, no @purser/core), where an
- * ES module and a CommonJS module type-check against it under Node's own module resolution and
- * then run. And the runtime stays free of core and zod, whose types alone it uses.
+ * The package as it is published: tsup builds dist/ (here into a scratch copy of the package),
+ * `npm pack` makes the tarball npm would publish, and `npm install <tarball>` puts it into an
+ * empty project outside the monorepo (no sources, no @purser/core; zod and standardwebhooks from
+ * the machine's npm cache, offline), where an ES module and a CommonJS module type-check against
+ * it under Node's own module resolution and then run. And the runtime stays free of core and
+ * zod, whose types alone it uses.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +36,28 @@ const agent = new PurserAgentClient({
   sleep: async () => {},
 });
 
+const image = Uint8Array.from({ length: 256 }, (_, index) => 255 - index);
+const fetchWithPayment: typeof fetch = wrapFetch(
+  async (_url, init) => {
+    const asked = JSON.parse(String(init?.body)) as { max_amount: string };
+    const view = { status: 200, headers: { 'content-type': 'image/png' }, body: btoa(String.fromCharCode(...image)), body_encoding: 'base64', payment_response: null, payment: { intent_id: 'i-2', status: 'settled', transaction_hash: null } };
+    return new Response(JSON.stringify(view), { status: 200, headers: { 'x-request-id': 'req-' + asked.max_amount } });
+  },
+  { agent: { baseUrl: 'http://purser.test', did: 'did:agnic:a', apiKey: 'pak_x' } },
+);
+
+const pages = [
+  { intents: [{ id: 'i-1' }, { id: 'i-2' }], nextCursor: 'i-2' },
+  { intents: [{ id: 'i-3' }], nextCursor: null },
+];
+const owner = new PurserOwnerClient({ baseUrl: 'http://purser.test', token: 't', fetch: async () => new Response(JSON.stringify(pages.shift()), { headers: { 'idempotent-replayed': 'false' } }) });
+
 async function main(): Promise<void> {
-  const paid = await agent.pay({ amount: 1, to_address: 'merchant' });
+  const { data: paid, response } = await agent.pay({ amount: 1, to_address: 'merchant' }).withResponse();
+  const bought = await fetchWithPayment('http://seller.test/image.png');
+  const bytes = new Uint8Array(await bought.arrayBuffer());
+  const listed: string[] = [];
+  for await (const intent of owner.intents.list({ limit: 2 })) listed.push(intent.id);
   const status: 'created' | 'settled' | string = paid.status;
   const secret = 'whsec_' + Buffer.alloc(32, 7).toString('base64');
   const timestamp = Math.floor(Date.now() / 1000);
@@ -48,20 +70,51 @@ async function main(): Promise<void> {
     code = error instanceof TypeError ? 'TypeError' : 'other';
   }
   const apiError = new PurserApiError({ status: 422, code: 'INSUFFICIENT_FUNDS', message: 'm', requestId: undefined, operationId: 'agentPayment', idempotencyKey: undefined, retryAfterMs: undefined, body: null });
-  console.log(JSON.stringify({ status, keys: sent, sameKey: sent[0] === sent[1], event: event.type, code, isError: apiError instanceof PurserError }));
+  console.log(
+    JSON.stringify({
+      status,
+      keys: sent,
+      sameKey: sent[0] === sent[1],
+      attempts: response.attempts,
+      event: event.type,
+      code,
+      isError: apiError instanceof PurserError,
+      imageIntact: bytes.length === image.length && bytes.every((byte, index) => byte === image[index]),
+      paidBy: x402PaymentInfo(bought)?.payment?.intentId,
+      cap: x402PaymentInfo(bought)?.purser.requestId,
+      listed,
+    }),
+  );
 }
 
 void main();
 `;
 
 let scratch: string;
+/** The package as npm would publish it: the manifest, the docs and the built dist/. */
+let packageDir: string;
 let dist: string;
+let tarball: string;
+
+/** `npm install` offline from the machine's cache; a cache that lacks a package's metadata is filled once. */
+function npmInstall(cwd: string, ...args: string[]) {
+  const common = ['install', ...args, '--no-audit', '--no-fund', '--ignore-scripts'];
+  const offline = spawnSync('npm', [...common, '--offline'], { cwd, encoding: 'utf8' });
+  if (offline.status === 0 || !/ENOTCACHED/.test(offline.stderr)) return offline;
+  return spawnSync('npm', [...common, '--prefer-offline'], { cwd, encoding: 'utf8' });
+}
 
 beforeAll(() => {
   scratch = mkdtempSync(join(tmpdir(), 'purser-sdk-package-'));
-  dist = join(scratch, 'dist');
+  packageDir = join(scratch, 'package');
+  dist = join(packageDir, 'dist');
   const build = spawnSync(join(REPO_ROOT, 'node_modules', '.bin', 'tsup'), ['--out-dir', dist], { cwd: SDK_ROOT, encoding: 'utf8' });
   expect(build.status, `${build.stdout}\n${build.stderr}`).toBe(0);
+  for (const file of ['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE']) cpSync(join(SDK_ROOT, file), join(packageDir, file));
+  // dist/ is built above; prepack (the build) is not run again.
+  const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], { cwd: packageDir, encoding: 'utf8' });
+  expect(pack.status, pack.stderr).toBe(0);
+  tarball = join(scratch, (JSON.parse(pack.stdout) as Array<{ filename: string }>)[0]!.filename);
 }, 240_000);
 
 afterAll(() => {
@@ -69,32 +122,53 @@ afterAll(() => {
 });
 
 describe('the built package', () => {
-  it('has ESM and CommonJS bundles with declarations, and the exports point at them', () => {
-    expect(readdirSync(dist).sort()).toEqual(expect.arrayContaining(['index.cjs', 'index.d.cts', 'index.d.ts', 'index.js']));
-    const manifest = JSON.parse(readFileSync(join(SDK_ROOT, 'package.json'), 'utf8')) as { exports: Record<string, unknown>; files: string[] };
+  it('is publishable: public, with its license, repository, provenance, exports and types', () => {
+    const manifest = JSON.parse(readFileSync(join(SDK_ROOT, 'package.json'), 'utf8')) as Record<string, unknown> & { exports: Record<string, unknown>; files: string[] };
+    expect(manifest.private).toBeUndefined();
+    expect(manifest).toMatchObject({
+      name: '@purser/sdk',
+      license: 'MIT',
+      repository: { type: 'git', url: expect.stringMatching(/^https:\/\/github\.com\/.+\.git$/), directory: 'sdk' },
+      publishConfig: { access: 'public', provenance: true },
+      types: './dist/index.d.ts',
+      main: './dist/index.cjs',
+      dependencies: { zod: expect.any(String), standardwebhooks: expect.any(String) },
+    });
     expect(manifest.exports['.']).toMatchObject({
       import: { types: expect.arrayContaining(['./dist/index.d.ts']), default: './dist/index.js' },
       require: { types: './dist/index.d.cts', default: './dist/index.cjs' },
     });
-    expect(manifest.files).toContain('dist');
+    expect(manifest.files).toEqual(expect.arrayContaining(['dist', 'README.md', 'CHANGELOG.md', 'LICENSE']));
+    // The changelog has an entry for the version the manifest names.
+    expect(readFileSync(join(SDK_ROOT, 'CHANGELOG.md'), 'utf8')).toContain(`## [${manifest.version as string}]`);
   });
 
-  it('imports nothing at run time but node:crypto, and its declarations nothing but zod', () => {
+  it('packs the bundles, their declarations, the README, the changelog and the license, and nothing else', () => {
+    const listing = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+    expect(listing.status, listing.stderr).toBe(0);
+    const files = listing.stdout.trim().split('\n').map((file) => file.replace(/^package\//, '')).sort();
+    expect(files).toEqual(expect.arrayContaining(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist/index.cjs', 'dist/index.d.cts', 'dist/index.d.ts', 'dist/index.js', 'package.json']));
+    expect(files.filter((file) => !/^(dist\/index\.(c?js|d\.c?ts)(\.map)?|CHANGELOG\.md|LICENSE|README\.md|package\.json)$/.test(file))).toEqual([]);
+  });
+
+  it('imports nothing at run time but standardwebhooks, and its declarations nothing but zod and standardwebhooks', () => {
     const imports = (file: string, pattern: RegExp) => [...readFileSync(join(dist, file), 'utf8').matchAll(pattern)].map((match) => match[1]).sort();
-    expect(imports('index.js', /^import .* from ['"]([^'"]+)['"]/gm)).toEqual(['crypto']);
-    expect(imports('index.cjs', /require\(['"]([^'"]+)['"]\)/g)).toEqual(['crypto']);
-    expect(new Set(imports('index.d.ts', /from ['"]([^'"]+)['"]/g))).toEqual(new Set(['zod']));
+    expect(imports('index.js', /^import .* from ['"]([^'"]+)['"]/gm)).toEqual(['standardwebhooks']);
+    expect(imports('index.cjs', /require\(['"]([^'"]+)['"]\)/g)).toEqual(['standardwebhooks']);
+    expect([...new Set(imports('index.d.ts', /from ['"]([^'"]+)['"]/g))].every((from) => ['zod', 'standardwebhooks'].includes(from!))).toBe(true);
   });
 
-  it('type-checks and runs from an ES module and a CommonJS module of a project outside the monorepo', () => {
+  it('installs from its tarball into an empty project, and type-checks and runs there from an ES module and a CommonJS module', () => {
     const project = join(scratch, 'consumer');
-    const installed = join(project, 'node_modules', '@purser', 'sdk');
-    mkdirSync(installed, { recursive: true });
-    cpSync(dist, join(installed, 'dist'), { recursive: true });
-    cpSync(join(SDK_ROOT, 'package.json'), join(installed, 'package.json'));
-    symlinkSync(join(REPO_ROOT, 'node_modules', 'zod'), join(project, 'node_modules', 'zod'), 'dir');
+    mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
-    const names = 'PurserAgentClient, PurserApiError, PurserError, PurserOwnerClient, signWebhook, verifyWebhook';
+    const install = npmInstall(project, tarball);
+    expect(install.status, `${install.stdout}\n${install.stderr}`).toBe(0);
+    const installed = join(project, 'node_modules', '@purser', 'sdk');
+    expect(readdirSync(installed).sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'package.json']);
+    expect(readdirSync(join(project, 'node_modules')).sort()).toEqual(expect.arrayContaining(['@purser', 'standardwebhooks', 'zod']));
+
+    const names = 'PurserAgentClient, PurserApiError, PurserError, PurserOwnerClient, signWebhook, verifyWebhook, wrapFetch, x402PaymentInfo';
     writeFileSync(join(project, 'esm.mts'), consumer(`import { ${names} } from '@purser/sdk';`));
     writeFileSync(join(project, 'cjs.cts'), consumer(`import { ${names} } from '@purser/sdk';`));
 
@@ -122,7 +196,18 @@ describe('the built package', () => {
       const run = spawnSync(process.execPath, [join(project, file)], { cwd: project, encoding: 'utf8' });
       expect(run.status, `${file}: ${run.stderr}`).toBe(0);
       const result = JSON.parse(run.stdout) as { keys: string[] };
-      expect(result).toMatchObject({ status: 'settled', sameKey: true, event: 'intent.created', code: 'TypeError', isError: true });
+      expect(result).toMatchObject({
+        status: 'settled',
+        sameKey: true,
+        attempts: 2,
+        event: 'intent.created',
+        code: 'TypeError',
+        isError: true,
+        imageIntact: true,
+        paidBy: 'i-2',
+        cap: 'req-0.10',
+        listed: ['i-1', 'i-2', 'i-3'],
+      });
       expect(result.keys[0]).toMatch(/^[0-9a-f-]{36}$/);
     }
   }, 120_000);

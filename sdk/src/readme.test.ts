@@ -48,10 +48,24 @@ function compile(files: Array<{ file: string; where: string }>, lib: string[]): 
 describe('the README', () => {
   const samples = typescriptSamples(readFileSync(README, 'utf8'));
 
-  it('has a sample for the owner client, the agent client, x402, webhooks, errors, retries and idempotency', () => {
-    expect(samples.length).toBeGreaterThanOrEqual(8);
+  it('has a sample for the owner client, the agent client, x402, pagination, metadata, webhooks, errors, retries and idempotency', () => {
+    expect(samples.length).toBeGreaterThanOrEqual(11);
     const all = samples.map((sample) => sample.text).join('\n');
-    for (const used of ['new PurserOwnerClient', 'new PurserAgentClient', 'x402.fetch', 'x402.signPayment', 'x402.proxy', 'verifyWebhook', 'PurserApiError', 'retry:', 'idempotencyKey']) {
+    for (const used of [
+      'new PurserOwnerClient',
+      'new PurserAgentClient',
+      'wrapFetch(fetch',
+      'X402PriceCapError',
+      'x402.fetch',
+      'x402.signPayment',
+      'x402.proxy',
+      'for await',
+      '.withResponse()',
+      'verifyWebhook',
+      'PurserApiError',
+      'retry:',
+      'idempotencyKey',
+    ]) {
       expect(all).toContain(used);
     }
   });

@@ -3,6 +3,7 @@
  * attempt, retries with back-off, and the typed error. Every client method goes through
  * `Transport.send`, so these rules hold for all of them.
  */
+import { ApiPromise, PagePromise, responseMeta, type WithResponse } from './api-promise';
 import { apiErrorFromResponse, PurserApiError, PurserConnectionError, UNEXPECTED_RESPONSE } from './errors';
 import { BASE_PATHS, type Operation } from './operations';
 import { DEFAULT_RETRY, isRetryableStatus, nextDelayMs, parseRetryAfterMs, sleep as defaultSleep, type RetryOptions } from './retry';
@@ -62,6 +63,10 @@ export interface SendResult<T> {
   status: number;
   data: T;
   headers: Headers;
+  /** The key a money-moving call was sent with (the same on every attempt). */
+  idempotencyKey: string | undefined;
+  /** Attempts made, the first included. */
+  attempts: number;
 }
 
 export type CredentialHeaders = () => Record<string, string> | Promise<Record<string, string>>;
@@ -142,7 +147,7 @@ export class Transport {
       const { response, text } = outcome;
       if (response.ok) {
         const data = operation.stream ? (text as T) : parseSuccess<T>(response, text, context);
-        return { status: response.status, data, headers: response.headers };
+        return { status: response.status, data, headers: response.headers, idempotencyKey, attempts: attempt };
       }
 
       const retryAfterMs = parseRetryAfterMs(response.headers.get('retry-after'), this.now());
@@ -151,6 +156,25 @@ export class Transport {
       if (delay === undefined) throw error;
       await this.sleep(delay, options.signal);
     }
+  }
+
+  /** `send` as SDK methods answer: the data, with `.withResponse()` for the answer's metadata. */
+  call<T>(operation: Operation, input: SendInput = {}): ApiPromise<T> {
+    return new ApiPromise(this.sendWithResponse<T>(operation, input));
+  }
+
+  async sendWithResponse<T>(operation: Operation, input: SendInput = {}): Promise<WithResponse<T>> {
+    const sent = await this.send<T>(operation, input);
+    return { data: sent.data, response: responseMeta(sent) };
+  }
+
+  /**
+   * A cursor-paged list: the first page is asked for now; iterating asks for the next ones with
+   * the same parameters and the previous page's `nextCursor`.
+   */
+  list<Page extends { nextCursor: string | null }, Item>(operation: Operation, input: SendInput, itemsOf: (page: Page) => readonly Item[]): PagePromise<Page, Item> {
+    const pageAt = (cursor?: string) => this.sendWithResponse<Page>(operation, { ...input, query: { ...input.query, ...(cursor !== undefined ? { cursor } : {}) } });
+    return new PagePromise(pageAt(), (cursor) => new ApiPromise(pageAt(cursor)), itemsOf);
   }
 
   /** The caller's key, the body's `idempotency_key` / `idempotencyKey`, or a new one; given twice, they must agree. */

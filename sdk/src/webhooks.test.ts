@@ -1,10 +1,18 @@
 /**
  * Webhook verification against the reference implementation the server signs with
  * (`standardwebhooks`): what it signs verifies here, what this signs verifies there, and any
- * change to the body, the id, the timestamp or the secret is refused.
+ * change to the body, the id, the timestamp or the secret is refused. And it runs where there
+ * is no Node: bundled for the browser and run in a bare V8 context (no Buffer, no require, no
+ * node:crypto), as on Cloudflare Workers, Deno or Vercel Edge.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runInNewContext } from 'node:vm';
 import { Webhook } from 'standardwebhooks';
+import { build } from 'tsup';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_WEBHOOK_TOLERANCE_SECONDS, signWebhook, verifyWebhook, WebhookVerificationError, type WebhookVerificationFailure } from './webhooks';
 
@@ -115,4 +123,41 @@ describe('signWebhook', () => {
     expect(new Webhook(secret).verify(payload, headers)).toMatchObject({ id });
     expect(signature).toBe(new Webhook(secret).sign(id, new Date(timestamp * 1000), payload));
   });
+});
+
+describe('on a runtime without Node', () => {
+  it('verifies and signs with Web APIs only: bundled for the browser and run in a bare V8 context', async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'purser-sdk-webhooks-'));
+    try {
+      await build({
+        entry: { webhooks: fileURLToPath(new URL('./webhooks.ts', import.meta.url)) },
+        format: ['iife'],
+        platform: 'browser',
+        globalName: 'purserWebhooks',
+        noExternal: [/.*/],
+        outDir,
+        config: false,
+        dts: false,
+        silent: true,
+      });
+      const bundle = readFileSync(join(outDir, 'webhooks.global.js'), 'utf8');
+      expect(bundle).not.toMatch(/require\(["'](node:)?crypto["']\)/);
+      const headers = delivery({ at: new Date() });
+      // Only what a Web runtime has besides the language itself.
+      const sandbox: Record<string, unknown> = { TextEncoder, TextDecoder, atob, btoa, input: { payload, headers, secret } };
+      const answer = runInNewContext(
+        `${bundle};
+        const { verifyWebhook, signWebhook } = purserWebhooks;
+        const event = verifyWebhook({ ...input, payload: new TextEncoder().encode(input.payload) });
+        let refused = '';
+        try { verifyWebhook({ ...input, payload: input.payload + ' ' }); } catch (error) { refused = error.reason; }
+        const signature = signWebhook({ id: event.id, timestamp: Number(input.headers['webhook-timestamp']), payload: input.payload, secret: input.secret });
+        JSON.stringify({ id: event.id, refused, signature, hasBuffer: typeof Buffer, hasRequire: typeof require });`,
+        sandbox,
+      ) as string;
+      expect(JSON.parse(answer)).toEqual({ id, refused: 'invalid_signature', signature: headers['webhook-signature'], hasBuffer: 'undefined', hasRequire: 'undefined' });
+    } finally {
+      rmSync(outDir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

@@ -3,12 +3,18 @@
  * `webhook-id` is the event id (the same on every retry, so a receiver can drop duplicates),
  * `webhook-timestamp` the attempt's time in seconds, and `webhook-signature` a space-separated
  * list of `v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the endpoint's secret
- * (`whsec_` + base64 of the key bytes). HMAC and the constant-time comparison are node:crypto's.
+ * (`whsec_` + base64 of the key bytes).
+ *
+ * The signatures are made by the `standardwebhooks` package, the one the server signs with
+ * (pure JavaScript: it runs on Node, Deno, Bun, Cloudflare Workers, Vercel Edge and in
+ * browsers). Around it this file reads the headers in any shape, checks the timestamp against a
+ * tolerance and clock of the caller's choosing, accepts several secrets during a rotation, and
+ * answers each failure with a reason. Nothing here needs Node: no Buffer, no node:crypto.
  *
  * Verify the raw body exactly as received, before any JSON parsing: re-serialised JSON is not
  * the same bytes and will not verify.
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { PurserError } from './errors';
 import type { WebhookEvent } from './types';
 
@@ -69,22 +75,21 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
   if (nowSeconds - sentSeconds > tolerance) throw new WebhookVerificationError('timestamp_too_old', `The webhook is older than ${tolerance} seconds`);
   if (sentSeconds - nowSeconds > tolerance) throw new WebhookVerificationError('timestamp_in_future', `The webhook is dated more than ${tolerance} seconds ahead`);
 
-  const keys = (typeof options.secret === 'string' ? [options.secret] : options.secret).map(secretKey);
+  const payload = payloadText(options.payload);
+  const sentAt = new Date(sentSeconds * 1000);
+  const expected = (typeof options.secret === 'string' ? [options.secret] : options.secret).map((secret) => signatureValue(webhookFor(secret).sign(id, sentAt, payload)));
   const offered = signatures
     .split(' ')
     .map((entry) => entry.split(','))
     // Other versions (v1a, asymmetric) are not what Purser sends: skipped, not failed.
     .filter((parts): parts is [string, string] => parts.length === 2 && parts[0] === 'v1')
-    .map(([, value]) => Buffer.from(value, 'base64'));
-  const matches = keys.some((key) => {
-    const expected = hmac(key, id, timestamp, options.payload);
-    // Every offered signature is compared, matched or not, so the time taken says nothing.
-    return offered.map((candidate) => candidate.length === expected.length && timingSafeEqual(candidate, expected)).includes(true);
-  });
+    .map(([, value]) => value);
+  // Every pair is compared, matched or not, so the time taken says nothing about which was close.
+  const matches = expected.map((signature) => offered.map((candidate) => constantTimeEqual(candidate, signature)).includes(true)).includes(true);
   if (!matches) throw new WebhookVerificationError('invalid_signature', 'No webhook-signature matches the payload under the secret');
 
   try {
-    return JSON.parse(typeof options.payload === 'string' ? options.payload : Buffer.from(options.payload).toString('utf8')) as WebhookEvent;
+    return JSON.parse(payload) as WebhookEvent;
   } catch {
     throw new WebhookVerificationError('invalid_payload', 'The signed webhook body is not JSON');
   }
@@ -95,19 +100,36 @@ export function verifyWebhook(options: VerifyWebhookOptions): WebhookEvent {
  * `timestamp` is in seconds.
  */
 export function signWebhook(options: { id: string; timestamp: number; payload: string | Uint8Array; secret: string }): string {
-  return `v1,${hmac(secretKey(options.secret), options.id, String(options.timestamp), options.payload).toString('base64')}`;
-}
-
-function hmac(key: Buffer, id: string, timestamp: string, payload: string | Uint8Array): Buffer {
-  return createHmac('sha256', key).update(`${id}.${timestamp}.`).update(payload).digest();
+  return webhookFor(options.secret).sign(options.id, new Date(options.timestamp * 1000), payloadText(options.payload));
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-function secretKey(secret: string): Buffer {
+/** The package's signer for a secret, after the secret's shape is checked (its own errors are plain Errors). */
+function webhookFor(secret: string): Webhook {
   const encoded = secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret;
   if (!encoded || !BASE64.test(encoded)) throw new TypeError('A webhook secret is whsec_ followed by base64, as Purser shows it when the endpoint is created');
-  return Buffer.from(encoded, 'base64');
+  return new Webhook(encoded);
+}
+
+/**
+ * The body as the package signs it: text. Purser's bodies are UTF-8 JSON; bytes are decoded
+ * here with TextDecoder (any runtime), since the package reads only strings and Node Buffers.
+ */
+function payloadText(payload: string | Uint8Array): string {
+  return typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
+}
+
+function signatureValue(signature: string): string {
+  return signature.slice(signature.indexOf(',') + 1);
+}
+
+/** Compares two signature strings in time that depends only on their lengths. */
+function constantTimeEqual(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let index = 0; index < a.length; index++) difference |= a.charCodeAt(index) ^ b.charCodeAt(index);
+  return difference === 0;
 }
 
 function header(headers: WebhookHeaders, name: string): string | undefined {

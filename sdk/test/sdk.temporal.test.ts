@@ -6,7 +6,8 @@
  * operation through PurserAgentClient. Every call goes through one recording fetch, and the last
  * test checks that every operation of the OpenAPI document the product serves was called.
  * Money is counted as it moves: the owner's wallet and the agent's balance after each step
- * are what the steps add up to, and the ledger verifies at the end.
+ * are what the steps add up to, and the ledger verifies at the end. wrapFetch pays the sandbox
+ * seller with fetch semantics, and above its default cap signs nothing and moves nothing.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAmount, toDecimalString } from '@purser/core';
@@ -23,6 +24,9 @@ import {
   signUp,
   verifyWebhook,
   WebhookVerificationError,
+  wrapFetch,
+  x402PaymentInfo,
+  X402PriceCapError,
   type AuditExportLine,
   type AuthSession,
   type CreateAgentResult,
@@ -30,7 +34,7 @@ import {
   type WebhookEndpointWithSecret,
 } from '../src/index';
 import { operationAt, sdkSurfaceOperations, type DocumentedOperation } from './support/openapi-operations';
-import { startFlakyProxy, startWebhookReceiver, type ReceivedWebhook } from './support/local-servers';
+import { startBytesServer, startFlakyProxy, startWebhookReceiver, type ReceivedWebhook } from './support/local-servers';
 
 const PASSWORD = 'correct horse battery';
 const DEAD = '0x000000000000000000000000000000000000dEaD';
@@ -174,6 +178,9 @@ describe('wallet and agents', () => {
     expect(first).toMatchObject({ funding_source: 'sandbox', transaction: { amount: 1000, currency: 'USDC' } });
     const replay = await owner.wallet.topUp({ amount: 1000, currency: 'USDC' }, { idempotencyKey: 'sdk-top-up-1' });
     expect(replay.ledger_transaction_id).toBe(first.ledger_transaction_id);
+    const { data: again, response: replayed } = await owner.wallet.topUp({ amount: 1000, currency: 'USDC' }, { idempotencyKey: 'sdk-top-up-1' }).withResponse();
+    expect(again.ledger_transaction_id).toBe(first.ledger_transaction_id);
+    expect(replayed).toMatchObject({ status: 200, idempotentReplayed: true, idempotencyKey: 'sdk-top-up-1', requestId: expect.stringMatching(/^[0-9a-f-]{36}$/), attempts: 1 });
     expect(await apiError(owner.wallet.topUp({ amount: 5 }, { idempotencyKey: 'sdk-top-up-1' }))).toMatchObject({ status: 409, code: 'IDEMPOTENCY_CONFLICT' });
     await owner.wallet.topUp({ amount: '0.5' });
     expected.wallet = 1_000_500_000n;
@@ -237,6 +244,9 @@ describe('wallet and agents', () => {
 
 describe('agent API', () => {
   it('reads balance and info, pays, and lists the payment among its transactions', async () => {
+    const { response: metadata } = await agentClientA.info().withResponse();
+    expect(metadata.rateLimit).toMatchObject({ limit: 10_000, remaining: expect.any(Number), resetSeconds: expect.any(Number) });
+    expect(metadata.idempotentReplayed).toBe(false);
     const info = await agentClientA.info();
     expect(info).toMatchObject({ id: agentA.agent.id, did: agentA.agent.did, kya_tier: 'moderate', spending_rules: { approval_threshold: 5 } });
     const balance = await agentClientA.balance();
@@ -268,6 +278,53 @@ describe('agent API', () => {
     expect(JSON.parse(fetched.response.body)).toMatchObject({ city: 'Lisbon' });
     expect(fetched.response.payment).toMatchObject({ status: 'settled', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expected.agentA -= 10_000n;
+    await expectBalances();
+  });
+
+  it('pays the sandbox seller through wrapFetch: a Response with the seller’s bytes, the payment behind it, and the call’s metadata', async () => {
+    const fetchWithPayment = wrapFetch(recordingFetch, { agent: agentClientA, category: 'research' });
+    const response = await fetchWithPayment(`${appUrl}/sandbox/paid/weather?city=Porto`);
+    expect(response).toBeInstanceOf(Response);
+    expect([response.status, response.url, response.headers.get('content-type')]).toEqual([200, `${appUrl}/sandbox/paid/weather?city=Porto`, expect.stringContaining('application/json')]);
+    expect(await response.json()).toMatchObject({ city: 'Porto' });
+    const paid = x402PaymentInfo(response)!;
+    expect(paid.payment).toMatchObject({ status: 'settled', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(paid.purser).toMatchObject({ status: 200, requestId: expect.any(String), idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect((await prisma.paymentIntent.findUniqueOrThrow({ where: { id: paid.payment!.intentId }, select: { category: true, amount: true } })).amount).toBe(10_000n);
+    expected.agentA -= 10_000n;
+    await expectBalances();
+  });
+
+  it('refuses the $0.25 report above wrapFetch’s default cap of $0.10: nothing is signed, nothing moves', async () => {
+    const before = {
+      intents: await prisma.paymentIntent.count({ where: { agentId: agentA.agent.id } }),
+      operations: await prisma.railOperation.count({ where: { paymentIntent: { agentId: agentA.agent.id } } }),
+      onChain: (await agentClientA.balance()).balances.USDC.on_chain_exact,
+    };
+    const fetchWithPayment = wrapFetch(recordingFetch, { agent: agentClientA });
+    const refused = await fetchWithPayment(`${appUrl}/sandbox/paid/report`).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(X402PriceCapError);
+    expect(refused).toMatchObject({ status: 422, code: 'POLICY_VIOLATION', maxAmount: '0.10', price: '0.25' });
+    expect(await prisma.paymentIntent.count({ where: { agentId: agentA.agent.id } })).toBe(before.intents);
+    expect(await prisma.railOperation.count({ where: { paymentIntent: { agentId: agentA.agent.id } } })).toBe(before.operations);
+    expect((await agentClientA.balance()).balances.USDC.on_chain_exact).toBe(before.onChain);
+    await expectBalances();
+  });
+
+  it('hands back a binary body byte for byte through the product, and pays nothing for a free one', async () => {
+    const image = Uint8Array.from({ length: 4096 }, (_, index) => (index * 131 + 7) % 256);
+    const server = await startBytesServer(image, 'image/png');
+    try {
+      const response = await wrapFetch(recordingFetch, { agent: agentClientA })(`${server.url}/chart.png`);
+      expect(response.headers.get('content-type')).toBe('image/png');
+      expect(new Uint8Array(await response.arrayBuffer())).toEqual(image);
+      expect(x402PaymentInfo(response)!.payment).toBeNull();
+    } finally {
+      await server.close();
+    }
     await expectBalances();
   });
 
@@ -348,6 +405,17 @@ describe('payment intents', () => {
     expect((await owner.intents.cancel(cancelled.id)).status).toBe('cancelled');
     await expectBalances();
 
+    // Iterated, the list follows nextCursor through every page: the same intents, in the same order, as one large page.
+    const iterated: string[] = [];
+    for await (const intent of owner.intents.list({ agentId: agentA.agent.id, limit: 2 })) iterated.push(intent.id);
+    const onePage = await owner.intents.list({ agentId: agentA.agent.id, limit: 100 });
+    expect(onePage.nextCursor).toBeNull();
+    expect(iterated).toEqual(onePage.intents.map((intent) => intent.id));
+    expect(iterated.length).toBeGreaterThanOrEqual(5);
+    let pages = 0;
+    for await (const listed of owner.intents.list({ agentId: agentA.agent.id, limit: 2 }).pages()) pages += listed.intents.length > 0 ? 1 : 0;
+    expect(pages).toBe(Math.ceil(iterated.length / 2));
+
     const page = await owner.intents.list({ agentId: agentA.agent.id, limit: 2 });
     expect(page.intents).toHaveLength(2);
     expect(page.nextCursor).not.toBeNull();
@@ -411,6 +479,32 @@ describe('retries and idempotency through a gateway that loses an answer', () =>
   });
 });
 
+describe('retries and idempotency of wrapFetch through a gateway that loses an answer', () => {
+  it('pays the seller once when the first answer to a paid fetch is a 503 sent after the payment ran', async () => {
+    const proxy = await startFlakyProxy(appUrl, (method, path, seen) => method === 'POST' && path.endsWith('/x402/fetch') && seen.length === 0);
+    try {
+      const fetchWithPayment = wrapFetch(recordingFetch, { agent: { baseUrl: proxy.url, did: agentA.agent.did, apiKey: agentA.api_key.key } });
+      const response = await fetchWithPayment(`${appUrl}/sandbox/paid/quote`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ quote: expect.any(String) });
+
+      expect(proxy.calls.map((call) => [call.upstreamStatus, call.answeredStatus])).toEqual([
+        [200, 503],
+        [200, 200],
+      ]);
+      const [first, second] = proxy.calls;
+      expect(first!.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+      expect(second!.idempotencyKey).toBe(first!.idempotencyKey);
+      expect(x402PaymentInfo(response)!.purser).toMatchObject({ idempotencyKey: first!.idempotencyKey, attempts: 2 });
+      expect(await prisma.paymentIntent.count({ where: { agentId: agentA.agent.id, idempotencyKey: first!.idempotencyKey! } })).toBe(1);
+      expected.agentA -= 5_000n;
+      await expectBalances();
+    } finally {
+      await proxy.close();
+    }
+  });
+});
+
 describe('webhooks', () => {
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let endpoint: WebhookEndpointWithSecret;
@@ -456,6 +550,9 @@ describe('webhooks', () => {
   it('lists and reads deliveries, redelivers under a rotated secret, changes and deletes the endpoint', async () => {
     const { deliveries } = await owner.webhooks.deliveries(endpoint.endpoint.id, { status: 'succeeded' });
     expect(deliveries.length).toBeGreaterThan(0);
+    const everyDelivery: string[] = [];
+    for await (const delivery of owner.webhooks.deliveries(endpoint.endpoint.id, { status: 'succeeded', limit: 1 })) everyDelivery.push(delivery.id);
+    expect(everyDelivery).toEqual(deliveries.map((delivery) => delivery.id));
     const settlement = deliveries.find((delivery) => delivery.eventType === 'settlement.completed')!;
     const detail = await owner.webhooks.getDelivery(settlement.id);
     expect(detail.attemptLog[0]).toMatchObject({ succeeded: true, statusCode: 200 });
@@ -519,6 +616,14 @@ describe('the kill switch, budget alerts and the audit log', () => {
     const second = await owner.audit.list({ subject: 'payment_intent:*', limit: 2, cursor: first.nextCursor!, to: new Date(Date.now() + 60_000).toISOString() });
     expect(BigInt(second.entries[0]!.seq)).toBeLessThan(BigInt(first.entries[1]!.seq));
 
+    // Iterated, the audit log follows the cursor: the first five entries are the first page of five.
+    const firstFive: string[] = [];
+    for await (const entry of owner.audit.list({ subject: 'payment_intent:*', limit: 2 })) {
+      firstFive.push(entry.seq);
+      if (firstFive.length === 5) break;
+    }
+    expect(firstFive).toEqual((await owner.audit.list({ subject: 'payment_intent:*', limit: 5 })).entries.map((entry) => entry.seq));
+
     const verification = await owner.audit.verify();
     expect(verification).toMatchObject({ status: 'verified', brokenAt: null, reason: null });
     // Exported after the check, so it holds at least the entries checked.
@@ -539,7 +644,11 @@ describe('coverage and the ledger', () => {
 
   it('adds up: the wallet and the agent hold what the steps moved, and the ledger verifies', async () => {
     await expectBalances();
-    expect(expected).toEqual({ wallet: 900_500_000n, agentA: 100_000_000n - 1_500_000n - 10_000n - 5_000n - 1_000_000n - 6_000_000n - 250_000n - 2_000_000n - 750_000n - 500_000n });
+    expect(expected).toEqual({
+      wallet: 900_500_000n,
+      // Payment, x402 fetch, wrapFetch, three steps, intents, the flaky gateway, wrapFetch through it, webhook trigger, budget alert.
+      agentA: 100_000_000n - 1_500_000n - 10_000n - 10_000n - 5_000n - 1_000_000n - 6_000_000n - 250_000n - 2_000_000n - 5_000n - 750_000n - 500_000n,
+    });
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });
 });

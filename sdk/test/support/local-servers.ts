@@ -1,7 +1,8 @@
 /**
  * Local HTTP servers on 127.0.0.1 for the SDK's product tests: a webhook receiver that keeps
- * what it is sent, and a proxy in front of the product that can answer a call with an error
- * after it has forwarded it (a gateway that lost the answer).
+ * what it is sent, a proxy in front of the product that can answer a call with an error
+ * after it has forwarded it (a gateway that lost the answer), and a server answering fixed
+ * bytes (a binary resource for x402 fetch).
  */
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -100,4 +101,12 @@ export async function startFlakyProxy(target: string, failAfterForwarding: (meth
     });
   });
   return { ...(await listen(server)), calls };
+}
+
+/** Answers every request with `bytes` as `contentType`. */
+export async function startBytesServer(bytes: Uint8Array, contentType: string): Promise<LocalServer> {
+  const server = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': contentType, 'content-length': String(bytes.length) }).end(Buffer.from(bytes));
+  });
+  return listen(server);
 }

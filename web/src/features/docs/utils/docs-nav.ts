@@ -1,7 +1,8 @@
 // The left navigation of /docs (spec section 2): Getting started (Introduction, Quick start),
-// Product tour (Dashboard, Governance), Automation (MCP API, Workflow recipes). The x402
-// section is not named by the spec; it documents an agent API beside MCP, so it sits under
-// Automation between the two. Every section appears exactly once (checked by a test).
+// Product tour (Dashboard, Governance), Automation (MCP API, Workflow recipes). The x402 and
+// TypeScript SDK sections are not named by the spec; they document ways to call the agent and
+// owner APIs beside MCP, so they sit under Automation between the two. Every section appears
+// exactly once (checked by a test).
 import type { DocSectionId, Heading } from '@purser/docs-content/browser';
 
 export interface DocsNavGroup {
@@ -12,7 +13,7 @@ export interface DocsNavGroup {
 export const DOCS_NAV: readonly DocsNavGroup[] = [
   { title: 'Getting started', sections: ['introduction', 'getting-started'] },
   { title: 'Product tour', sections: ['dashboard', 'governance'] },
-  { title: 'Automation', sections: ['mcp-api', 'x402', 'workflows'] },
+  { title: 'Automation', sections: ['mcp-api', 'x402', 'sdk', 'workflows'] },
 ];
 
 /** The entries of a section's 'On this page' list: its top-level (`##`) headings. */

@@ -2,6 +2,7 @@
 // bundle carries only these; a test checks every section names one of them.
 import AccountTree from '@mui/icons-material/AccountTree';
 import Bolt from '@mui/icons-material/Bolt';
+import Code from '@mui/icons-material/Code';
 import Description from '@mui/icons-material/Description';
 import Gavel from '@mui/icons-material/Gavel';
 import Hub from '@mui/icons-material/Hub';
@@ -15,6 +16,7 @@ type SvgIconComponent = typeof SvgIcon;
 export const SECTION_ICONS: Readonly<Record<string, SvgIconComponent>> = {
   AccountTree,
   Bolt,
+  Code,
   Gavel,
   Hub,
   MenuBook,
