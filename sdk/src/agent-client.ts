@@ -4,7 +4,7 @@
  * Every method answers an ApiPromise: await it for the data, or `.withResponse()` for the
  * answer's metadata too (request id, idempotent replay, rate limit).
  */
-import { ApiPromise, type WithResponse } from './api-promise';
+import { ApiPromise, PagePromise, type WithResponse } from './api-promise';
 import { x402PriceCapErrorFrom } from './errors';
 import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
@@ -13,6 +13,7 @@ import type {
   AgentInfo,
   AgentPayment,
   AgentPaymentBody,
+  AgentTransaction,
   AgentTransactionList,
   X402FetchBody,
   X402FetchResult,
@@ -112,9 +113,31 @@ export class PurserAgentClient {
     return this.transport.call<AgentPayment>(op.agentPayment, { body, options });
   }
 
-  /** The agent's latest 50 transactions, newest first (the agent API pages no further). */
-  transactions(options?: RequestOptions): ApiPromise<AgentTransactionList> {
-    return this.transport.call<AgentTransactionList>(op.agentTransactions, { options });
+  /**
+   * Where one of the agent's payments stands, by the `intent_id` pay() answered. Only reads: a
+   * refused payment answers with its status and failure. The way to follow a payment that
+   * waits for the owner without paying twice.
+   */
+  payment(intentId: string, options?: RequestOptions): ApiPromise<AgentPayment> {
+    return this.transport.call<AgentPayment>(op.agentPaymentStatus, { params: { intentId }, options });
+  }
+
+  /** payment(), by the idempotency key the payment was made with. */
+  paymentByKey(idempotencyKey: string, options?: RequestOptions): ApiPromise<AgentPayment> {
+    return this.transport.call<AgentPayment>(op.agentPaymentByKey, { query: { idempotency_key: idempotencyKey }, options });
+  }
+
+  /**
+   * The agent's transactions, newest first: awaited, the first page (up to `limit`, at most 50);
+   * `for await (const tx of agent.transactions())` walks every page.
+   */
+  transactions(query: { limit?: number } = {}, options?: RequestOptions): PagePromise<AgentTransactionList, AgentTransaction> {
+    return this.transport.list<AgentTransactionList, AgentTransaction>(
+      op.agentTransactions,
+      { query, options },
+      (page) => page.transactions,
+      (page) => page.next_cursor,
+    );
   }
 
   /** DID, credential, wallet addresses, spending rules, what is left of them, and x402 capabilities. */

@@ -111,11 +111,13 @@ export class ApiPromise<T> extends Promise<T> {
  * iterated with `for await`, every item of every page, newest first, following `nextCursor`
  * until the last page. Each next page is asked for only when the items before it are used up.
  */
-export class PagePromise<Page extends { nextCursor: string | null }, Item> extends ApiPromise<Page> implements AsyncIterable<Item> {
+export class PagePromise<Page, Item> extends ApiPromise<Page> implements AsyncIterable<Item> {
   constructor(
     answer: Promise<WithResponse<Page>>,
     private readonly nextPage: (cursor: string) => ApiPromise<Page>,
     private readonly itemsOf: (page: Page) => readonly Item[],
+    /** The next page's cursor: `nextCursor` on the owner API, `next_cursor` on the agent API. */
+    private readonly cursorOf: (page: Page) => string | null | undefined = (page) => (page as { nextCursor?: string | null }).nextCursor,
   ) {
     super(answer);
   }
@@ -125,11 +127,11 @@ export class PagePromise<Page extends { nextCursor: string | null }, Item> exten
     let page: Page = await this;
     yield page;
     const seen = new Set<string>();
-    while (page.nextCursor !== null && page.nextCursor !== undefined) {
+    for (let cursor = this.cursorOf(page); cursor !== null && cursor !== undefined; cursor = this.cursorOf(page)) {
       // A cursor the server hands out twice would loop for ever.
-      if (seen.has(page.nextCursor)) throw new Error(`The API returned the cursor ${JSON.stringify(page.nextCursor)} twice; stopping the iteration`);
-      seen.add(page.nextCursor);
-      page = await this.nextPage(page.nextCursor);
+      if (seen.has(cursor)) throw new Error(`The API returned the cursor ${JSON.stringify(cursor)} twice; stopping the iteration`);
+      seen.add(cursor);
+      page = await this.nextPage(cursor);
       yield page;
     }
   }

@@ -123,6 +123,8 @@ const table = {
   // Agent API
   agentBalance: agent('GET', '/balance'),
   agentPayment: agent('POST', '/payment', MONEY),
+  agentPaymentStatus: agent('GET', '/payment/{intentId}'),
+  agentPaymentByKey: agent('GET', '/payment'),
   agentTransactions: agent('GET', '/transactions'),
   agentInfo: agent('GET', '/info'),
   // Not read-only: it calls the seller's URL, with the method and body the agent chose.

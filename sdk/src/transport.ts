@@ -170,11 +170,16 @@ export class Transport {
 
   /**
    * A cursor-paged list: the first page is asked for now; iterating asks for the next ones with
-   * the same parameters and the previous page's `nextCursor`.
+   * the same parameters and the previous page's cursor (`nextCursor` unless `cursorOf` says).
    */
-  list<Page extends { nextCursor: string | null }, Item>(operation: Operation, input: SendInput, itemsOf: (page: Page) => readonly Item[]): PagePromise<Page, Item> {
+  list<Page, Item>(
+    operation: Operation,
+    input: SendInput,
+    itemsOf: (page: Page) => readonly Item[],
+    cursorOf?: (page: Page) => string | null | undefined,
+  ): PagePromise<Page, Item> {
     const pageAt = (cursor?: string) => this.sendWithResponse<Page>(operation, { ...input, query: { ...input.query, ...(cursor !== undefined ? { cursor } : {}) } });
-    return new PagePromise(pageAt(), (cursor) => new ApiPromise(pageAt(cursor)), itemsOf);
+    return new PagePromise(pageAt(), (cursor) => new ApiPromise(pageAt(cursor)), itemsOf, cursorOf);
   }
 
   /** The caller's key, the body's `idempotency_key` / `idempotencyKey`, or a new one; given twice, they must agree. */

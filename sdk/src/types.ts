@@ -193,7 +193,8 @@ export type AuditExportLine = z.output<typeof auditExportLine>;
 export type AgentPaymentBody = z.input<typeof agentPaymentInput>;
 export type AgentBalance = z.output<typeof agentBalanceView>;
 export type AgentPayment = z.output<typeof agentPaymentView>;
-export type AgentTransactionList = { transactions: AgentTransaction[] };
+/** A page of the agent's transactions, newest first; `next_cursor` is where the next one starts (null: the last page). */
+export type AgentTransactionList = { transactions: AgentTransaction[]; next_cursor: string | null };
 export type AgentInfo = z.output<typeof agentInfoView>;
 
 export type X402Requirement = z.input<typeof x402RequirementSchema>;

@@ -256,12 +256,25 @@ describe('agent API', () => {
     expect(paid).toMatchObject({ status: 'settled', amount: 1.5, amount_exact: '1.5', rail: 'ledger' });
     expected.agentA -= 1_500_000n;
     await expectBalances();
-    const { transactions } = await agentClientA.transactions();
+    const { transactions, next_cursor } = await agentClientA.transactions();
     expect(transactions[0]).toMatchObject({ type: 'payment', amount: 1.5, category: 'data', metadata: { order: 'A-1001', payment_intent_id: paid.intent_id } });
+    // A page at a time, with the cursor: the same transactions, newest first.
+    const walked = [];
+    for await (const transaction of agentClientA.transactions({ limit: 1 })) walked.push(transaction.id);
+    expect(walked).toEqual(transactions.map((transaction) => transaction.id));
+    expect(next_cursor).toBeNull();
+
+    // Read back, by id and by key, without paying again.
+    expect(await agentClientA.payment(paid.intent_id)).toEqual(paid);
+    const keyed = await agentClientA.pay({ amount: 0.25, to_address: DEAD, idempotency_key: 'sdk-read-back' });
+    expected.agentA -= 250_000n;
+    expect(await agentClientA.paymentByKey('sdk-read-back')).toMatchObject({ intent_id: keyed.intent_id, status: 'settled' });
 
     const refused = await apiError(agentClientA.pay({ amount: 30, to_address: DEAD }));
     expect(refused).toMatchObject({ status: 422, code: 'POLICY_VIOLATION' });
     expect(refused.idempotencyKey).toMatch(/^[0-9a-f-]{36}$/);
+    // A refused payment reads back as refused: its status and failure, not an error.
+    expect(await agentClientA.paymentByKey(refused.idempotencyKey!)).toMatchObject({ status: 'blocked', failure_code: expect.any(String) });
     await expectBalances();
   });
 
@@ -646,8 +659,8 @@ describe('coverage and the ledger', () => {
     await expectBalances();
     expect(expected).toEqual({
       wallet: 900_500_000n,
-      // Payment, x402 fetch, wrapFetch, three steps, intents, the flaky gateway, wrapFetch through it, webhook trigger, budget alert.
-      agentA: 100_000_000n - 1_500_000n - 10_000n - 10_000n - 5_000n - 1_000_000n - 6_000_000n - 250_000n - 2_000_000n - 5_000n - 750_000n - 500_000n,
+      // Payment, the payment read back by key, x402 fetch, wrapFetch, three steps, intents, the flaky gateway, wrapFetch through it, webhook trigger, budget alert.
+      agentA: 100_000_000n - 1_500_000n - 250_000n - 10_000n - 10_000n - 5_000n - 1_000_000n - 6_000_000n - 250_000n - 2_000_000n - 5_000n - 750_000n - 500_000n,
     });
     expect((await verifyLedger(prisma)).problems).toEqual([]);
   });

@@ -8,6 +8,7 @@ import type { AgentInfoView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { createOutboundPolicy } from '../src/services/outbound/outbound-policy';
+import { insertIntentRow } from './support/intent-rows';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const BASE = '/functions/v1/mcp-server';
@@ -120,6 +121,60 @@ describe('reads', () => {
     expect(info.wallet_addresses.base).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(info.verifiable_credential).not.toBeNull();
     expect(info.x402.endpoints.fetch).toBe(`${t.deps.publicUrl}${BASE}/x402/fetch`);
+  });
+
+  it('answers /transactions a page at a time, newest first, following next_cursor to the oldest', async () => {
+    const agent = await createAgent();
+    expect((await t.app.inject({ method: 'POST', url: '/api/v1/wallet/top-up', headers: owner.headers, payload: { amount: 100 } })).statusCode).toBe(200);
+    for (let i = 1; i <= 5; i++) {
+      const funded = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/fund-agent', headers: owner.headers, payload: { agent_id: agent.id, amount: i } });
+      expect(funded.statusCode, funded.body).toBe(200);
+    }
+    const amounts: number[] = [];
+    let cursor: string | null = null;
+    for (let pages = 0; pages < 5; pages++) {
+      const response = await call('GET', `/transactions?limit=2${cursor ? `&cursor=${cursor}` : ''}`, as(agent));
+      expect(response.statusCode, response.body).toBe(200);
+      const page = response.json() as { transactions: Array<{ amount: number }>; next_cursor: string | null };
+      amounts.push(...page.transactions.map((transaction) => transaction.amount));
+      cursor = page.next_cursor;
+      if (!cursor) break;
+    }
+    expect(amounts).toEqual([5, 4, 3, 2, 1]);
+    expect(cursor).toBeNull();
+
+    for (const query of ['limit=0', 'limit=51', 'limit=two', 'cursor=not-a-cursor']) {
+      const refused = await call('GET', `/transactions?${query}`, as(agent));
+      expect(refused.statusCode, query).toBe(400);
+      expect(refused.json(), query).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    }
+  });
+
+  it('reads one of its payments back by intent id or idempotency key, never another agent\'s or the owner\'s', async () => {
+    const agent = await createAgent();
+    const other = await createAgent();
+    const ownerIntent = await insertIntentRow(prisma, { ownerId: owner.userId, agentId: agent.id, createdBy: 'owner' });
+    const otherIntent = await insertIntentRow(prisma, { ownerId: owner.userId, agentId: other.id, createdBy: 'agent' });
+    const ownId = await insertIntentRow(prisma, { ownerId: owner.userId, agentId: agent.id, createdBy: 'agent', status: 'blocked' });
+    await prisma.paymentIntent.update({ where: { id: ownId }, data: { idempotencyKey: 'read-back-1', failureCode: 'DAILY_LIMIT_EXCEEDED', failureMessage: 'Over the daily limit' } });
+    const before = await snapshot();
+
+    const byId = await call('GET', `/payment/${ownId}`, as(agent));
+    expect(byId.statusCode, byId.body).toBe(200);
+    expect(byId.json()).toMatchObject({ intent_id: ownId, status: 'blocked', failure_code: 'DAILY_LIMIT_EXCEEDED', failure_message: 'Over the daily limit' });
+    const byKey = await call('GET', '/payment?idempotency_key=read-back-1', as(agent));
+    expect(byKey.statusCode, byKey.body).toBe(200);
+    expect(byKey.json()).toEqual(byId.json());
+
+    for (const path of [`/payment/${ownerIntent}`, `/payment/${otherIntent}`, '/payment?idempotency_key=no-such-key']) {
+      const missing = await call('GET', path, as(agent));
+      expect(missing.statusCode, path).toBe(404);
+      expect(missing.json(), path).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
+    expect((await call('GET', '/payment/not-a-uuid', as(agent))).statusCode).toBe(400);
+    expect((await call('GET', '/payment', as(agent))).statusCode).toBe(400);
+    // Reading moves nothing.
+    expect(await snapshot()).toEqual(before);
   });
 
   it('answers /transactions with the latest 50, newest first, with categories and metadata', async () => {

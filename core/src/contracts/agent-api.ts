@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CURRENCIES } from '../money';
-import { agentCredentialView, spendingRulesView } from './agents';
+import { agentCredentialView, agentTransactionView, spendingRulesView } from './agents';
 import { INTENT_STATUSES, metadataSchema, railSchema } from './intents';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
 
@@ -170,6 +170,32 @@ export const agentPaymentView = z.object({
   message: z.string(),
 });
 export type AgentPaymentView = z.infer<typeof agentPaymentView>;
+
+/** GET /payment/{intentId}: one of the agent's payments, read. */
+export const agentPaymentParams = z.object({ intentId: z.uuid({ error: 'intentId must be the intent_id a payment answered' }) });
+
+/** GET /payment?idempotency_key=…: the agent's payment made with that key. */
+export const agentPaymentByKeyQuery = z.object({ idempotency_key: idempotencyKeySchema });
+
+export const AGENT_TRANSACTIONS_CURSOR_MESSAGE = 'cursor must be the next_cursor of an earlier page, unchanged';
+
+/** GET /transactions: a page of the agent's transactions, newest first. */
+export const agentTransactionsQuery = z.object({
+  limit: z.coerce
+    .number({ error: `limit must be a whole number from 1 to ${AGENT_TRANSACTIONS_LIMIT}` })
+    .int({ error: `limit must be a whole number from 1 to ${AGENT_TRANSACTIONS_LIMIT}` })
+    .min(1, { error: `limit must be a whole number from 1 to ${AGENT_TRANSACTIONS_LIMIT}` })
+    .max(AGENT_TRANSACTIONS_LIMIT, { error: `limit must be a whole number from 1 to ${AGENT_TRANSACTIONS_LIMIT}` })
+    .optional(),
+  cursor: z.string({ error: AGENT_TRANSACTIONS_CURSOR_MESSAGE }).max(200, { error: AGENT_TRANSACTIONS_CURSOR_MESSAGE }).optional(),
+});
+
+export const agentTransactionsPage = z.object({
+  transactions: z.array(agentTransactionView),
+  /** Where the next (older) page starts; null on the last page. */
+  next_cursor: z.string().nullable(),
+});
+export type AgentTransactionsPage = z.infer<typeof agentTransactionsPage>;
 
 export const x402CapabilitiesView = z.object({
   network: z.string(),

@@ -9,9 +9,12 @@ import {
   AGENT_TRANSACTIONS_LIMIT,
   agentBalanceView,
   agentInfoView,
+  agentPaymentByKeyQuery,
   agentPaymentInput,
+  agentPaymentParams,
   agentPaymentView,
-  agentTransactionView,
+  agentTransactionsPage,
+  agentTransactionsQuery,
   x402FetchInput,
   x402ProxyInput,
   x402RequirementsInput,
@@ -20,19 +23,22 @@ import {
   x402SignPaymentInput,
   x402UpstreamResponseView,
 } from '@purser/core';
-import { listAgentTransactions } from '../../services/agents/list-agent-transactions';
+import { listAgentTransactionPage } from '../../services/agents/list-agent-transactions';
 import type { AuthenticatedAgent } from '../../services/agents/authenticate-agent';
 import { getAgentBalance } from '../../services/agent-api/get-agent-balance';
 import { getAgentInfo } from '../../services/agent-api/get-agent-info';
+import { getAgentPayment } from '../../services/agent-api/get-agent-payment';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
 import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
 import type { AppDeps } from '../../deps';
 import type { DocumentedRoute } from '../api-v1/openapi';
 
-export interface AgentHandlerContext<B> {
+export interface AgentHandlerContext<B, P = unknown, Q = unknown> {
   deps: AppDeps;
   agent: AuthenticatedAgent;
   body: B;
+  params: P;
+  query: Q;
   idempotencyKey: string | undefined;
   request: FastifyRequest;
   reply: FastifyReply;
@@ -46,13 +52,16 @@ export interface AgentAnswer {
   replayed?: boolean;
 }
 
-export interface AgentRoute<B extends z.ZodType = z.ZodType> extends Omit<DocumentedRoute, 'body' | 'auth' | 'tag'> {
+export interface AgentRoute<B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType>
+  extends Omit<DocumentedRoute, 'body' | 'params' | 'query' | 'auth' | 'tag'> {
   body?: B;
-  handler(context: AgentHandlerContext<z.output<B>>): Promise<AgentAnswer>;
+  params?: P;
+  query?: Q;
+  handler(context: AgentHandlerContext<z.output<B>, z.output<P>, z.output<Q>>): Promise<AgentAnswer>;
 }
 
-function defineAgentRoute<B extends z.ZodType>(route: AgentRoute<B>): AgentRoute<B> {
-  return route;
+function defineAgentRoute<B extends z.ZodType, P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType>(route: AgentRoute<B, P, Q>): AgentRoute {
+  return route as unknown as AgentRoute;
 }
 
 const WAITING = { 202: 'Accepted: the payment waits for the owner to approve it (or is still processing); the body says where it stands' };
@@ -84,12 +93,31 @@ export const agentRoutes: AgentRoute[] = [
   }),
   defineAgentRoute({
     method: 'GET',
+    path: '/payment/:intentId',
+    operationId: 'agentPaymentStatus',
+    summary: 'Where one of the agent’s payments stands, by its intent id: nothing is paid; a refused payment answers with its status and failure',
+    params: agentPaymentParams,
+    response: agentPaymentView,
+    handler: async ({ deps, agent, params }) => ({ body: await getAgentPayment(deps, agent, { intentId: params.intentId }) }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/payment',
+    operationId: 'agentPaymentByKey',
+    summary: 'Where the agent’s payment made with an idempotency key stands: the same answer as GET /payment/{intentId}',
+    query: agentPaymentByKeyQuery,
+    response: agentPaymentView,
+    handler: async ({ deps, agent, query }) => ({ body: await getAgentPayment(deps, agent, { idempotencyKey: query.idempotency_key }) }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
     path: '/transactions',
     operationId: 'agentTransactions',
-    summary: `The agent's latest ${AGENT_TRANSACTIONS_LIMIT} transactions with their categories and metadata, newest first`,
-    response: z.object({ transactions: z.array(agentTransactionView) }),
-    handler: async ({ deps, agent }) => ({
-      body: { transactions: await listAgentTransactions(deps, agent.ownerId, agent.agentId, { limit: AGENT_TRANSACTIONS_LIMIT }) },
+    summary: `The agent's transactions with their categories and metadata, newest first: pages of up to ${AGENT_TRANSACTIONS_LIMIT}, the next one at next_cursor`,
+    query: agentTransactionsQuery,
+    response: agentTransactionsPage,
+    handler: async ({ deps, agent, query }) => ({
+      body: await listAgentTransactionPage(deps, agent.ownerId, agent.agentId, { limit: query.limit ?? AGENT_TRANSACTIONS_LIMIT, cursor: query.cursor }),
     }),
   }),
   defineAgentRoute({

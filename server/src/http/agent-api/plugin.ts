@@ -125,6 +125,8 @@ function register(app: FastifyInstance, deps: AppDeps, route: AgentRoute): void 
         deps,
         agent,
         body,
+        params: route.params ? parseInput(route.params, request.params) : undefined,
+        query: route.query ? parseInput(route.query, request.query) : undefined,
         idempotencyKey: route.idempotent ? idempotencyKeyOf(request, (body as { idempotency_key?: string } | undefined)?.idempotency_key) : undefined,
         request,
         reply,

@@ -36,7 +36,7 @@ export function refusalOf(intent: IntentView): AppError | null {
 
 const NEXT_STEP: Partial<Record<IntentView['status'], string>> = {
   settled: 'Settled.',
-  pending_approval: 'The payment waits for the owner to approve it. Check GET /transactions, or repeat this call with the same Idempotency-Key, to see the outcome.',
+  pending_approval: 'The payment waits for the owner to approve it. Read GET /payment/{intent_id}, or repeat this call with the same Idempotency-Key, to see the outcome.',
 };
 
 export function agentPaymentView(intent: IntentView): AgentPaymentView {

@@ -19,9 +19,12 @@ export function encodeIntentCursor(position: IntentPosition): string {
   return Buffer.from(`${position.createdAt.toISOString()}${SEPARATOR}${position.id}`, 'utf8').toString('base64url');
 }
 
-/** The position a cursor names; VALIDATION_FAILED for anything this module did not write. */
-export function decodeIntentCursor(cursor: string): IntentPosition {
-  const invalid = () => new AppError('VALIDATION_FAILED', INTENT_CURSOR_MESSAGE);
+/**
+ * The position a cursor names; VALIDATION_FAILED (with `message`) for anything this module did
+ * not write. Other lists ordered by (created_at desc, id desc) page with the same cursor.
+ */
+export function decodeIntentCursor(cursor: string, message = INTENT_CURSOR_MESSAGE): IntentPosition {
+  const invalid = () => new AppError('VALIDATION_FAILED', message);
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw invalid();
   const [instant = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split(SEPARATOR);
   if (rest.length > 0 || !ISO_INSTANT.test(instant) || !isUuid(id)) throw invalid();
