@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
@@ -9,6 +10,7 @@ import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvmChain } from '../services/chain/evm-chain';
 import { startChain } from '../services/chain/start-chain';
+import { sandboxChartPng } from './sandbox-chart';
 import { sandboxPaidRoutes } from './sandbox-paid-routes';
 
 const WEATHER_PRICE = 10_000n; // $0.01 in USDC's 6 decimals
@@ -88,6 +90,34 @@ describe('the sandbox paid API', () => {
     expect(await balances(payer.address)).toEqual({ payer: before.payer - WEATHER_PRICE, seller: before.seller + WEATHER_PRICE });
     expect(await chain.authorizationUsed(payer.address, nonce)).toBe(true);
     expect((await chain.authorizationOutcome(payer.address, nonce, fromBlock)).used).toBe(settlement.transaction);
+  });
+
+  it('sells a PNG chart: the exact bytes the seller made, as image/png, for $0.02 settled on chain', async () => {
+    const unpaid = await fetch(`${baseUrl}/sandbox/paid/chart.png`);
+    expect(unpaid.status).toBe(402);
+    expect(decodePaymentRequiredHeader(unpaid.headers.get('payment-required')!)).toMatchObject({
+      accepts: [expect.objectContaining({ amount: '20000', payTo: seller })],
+      resource: expect.objectContaining({ mimeType: 'image/png' }),
+    });
+
+    const payer = privateKeyToAccount(generatePrivateKey());
+    await chain.fundSandboxAddress(payer.address, 1_000_000n);
+    const before = await balances(payer.address);
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: new ExactEvmScheme(payer) }] });
+    const response = await wrapFetchWithPayment(fetch, client)(`${baseUrl}/sandbox/paid/chart.png`);
+
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.equals(sandboxChartPng())).toBe(true);
+    // A PNG: its signature, then a 64 x 32 greyscale header; the pixels inflate to 32 rows of 1 + 64 bytes.
+    expect(bytes.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    expect(bytes.toString('ascii', 12, 16)).toBe('IHDR');
+    expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([64, 32]);
+    const dataLength = bytes.readUInt32BE(33);
+    expect(bytes.toString('ascii', 37, 41)).toBe('IDAT');
+    expect(inflateSync(bytes.subarray(41, 41 + dataLength))).toHaveLength(32 * 65);
+    expect(await balances(payer.address)).toEqual({ payer: before.payer - 20_000n, seller: before.seller + 20_000n });
   });
 
   it('refuses a replay of a payment that was already settled, and moves no more USDC', async () => {

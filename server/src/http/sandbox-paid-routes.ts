@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { EvmChain } from '../services/chain/evm-chain';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
+import { SANDBOX_CHART_MEDIA_TYPE, sandboxChartPng } from './sandbox-chart';
 
 export const SANDBOX_PAID_PREFIX = '/sandbox/paid';
 
@@ -29,6 +30,8 @@ interface PaidEndpoint {
   description: string;
   query?: z.ZodType;
   response: z.ZodType;
+  /** What it answers: JSON unless named (the chart is a PNG). */
+  mediaType?: string;
   respond(query: Record<string, string>): unknown;
 }
 
@@ -121,6 +124,15 @@ const ENDPOINTS: PaidEndpoint[] = [
       note: DEMO_NOTE,
     }),
   },
+  {
+    path: '/chart.png',
+    operationId: 'sandboxChart',
+    price: '$0.02',
+    description: "A chart of the week's paid requests, as a PNG image",
+    mediaType: SANDBOX_CHART_MEDIA_TYPE,
+    response: z.string().meta({ format: 'binary', description: 'The PNG image' }),
+    respond: () => sandboxChartPng(),
+  },
 ];
 
 function createPaidApi(chain: EvmChain, payTo: Address): Hono {
@@ -132,14 +144,18 @@ function createPaidApi(chain: EvmChain, payTo: Address): Hono {
       {
         accepts: { scheme: 'exact', network, payTo, price: endpoint.price },
         description: endpoint.description,
-        mimeType: 'application/json',
+        mimeType: endpoint.mediaType ?? 'application/json',
       },
     ]),
   );
   const api = new Hono();
   api.use(paymentMiddleware(routes, server));
   for (const endpoint of ENDPOINTS) {
-    api.get(`${SANDBOX_PAID_PREFIX}${endpoint.path}`, (c) => c.json(endpoint.respond(c.req.query())));
+    api.get(`${SANDBOX_PAID_PREFIX}${endpoint.path}`, (c) => {
+      const answer = endpoint.respond(c.req.query());
+      if (!endpoint.mediaType) return c.json(answer);
+      return c.body(new Uint8Array(answer as Buffer), 200, { 'content-type': endpoint.mediaType });
+    });
   }
   return api;
 }
@@ -179,7 +195,7 @@ export const sandboxPaidApiRoutes: ApiRoute<z.ZodType, z.ZodType, z.ZodType, z.Z
     tag: 'Sandbox paid API',
     auth: 'public',
     query: endpoint.query,
-    mediaType: 'application/json',
+    mediaType: endpoint.mediaType ?? 'application/json',
     response: endpoint.response,
     otherResponses: { 402: PAYMENT_REQUIRED },
     handler: ({ deps, request, reply }) => forward(deps.paidApi, request, reply),
