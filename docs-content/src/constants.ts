@@ -17,7 +17,7 @@ export const BLOG_POST_IDS = [
 export type BlogPostId = (typeof BLOG_POST_IDS)[number];
 
 /** The docs sections, in the order /docs shows them (spec section 2). */
-export const DOC_SECTION_IDS = ['introduction', 'getting-started', 'dashboard', 'mcp-api', 'x402', 'sdk', 'governance', 'workflows'] as const;
+export const DOC_SECTION_IDS = ['introduction', 'getting-started', 'dashboard', 'mcp-api', 'x402', 'sdk', 'n8n', 'governance', 'workflows'] as const;
 export type DocSectionId = (typeof DOC_SECTION_IDS)[number];
 
 /** Posts are dated within this span (spec section 2: Sept 10 to Oct 18 2025), inclusive. */

@@ -133,7 +133,7 @@ describe('security whitepaper', () => {
 });
 
 describe('docs sections', () => {
-  it('docs/ holds the eight sections, each with its front matter and a body of substance', async () => {
+  it('docs/ holds the nine sections, each with its front matter and a body of substance', async () => {
     const files = (await readdir(join(contentRoot, 'docs'))).filter((name) => name.endsWith('.md'));
     expect(files.map((name) => name.replace(/\.md$/, '')).sort()).toEqual([...DOC_SECTION_IDS].sort());
     const sections = await loadDocSections();

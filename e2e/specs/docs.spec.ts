@@ -1,5 +1,5 @@
 // /docs: the grouped navigation, smooth scrolling to a section 96 px below the top with the
-// URL hash updated, 'On this page' on wide screens only, deep links, quick links and the eight
+// URL hash updated, 'On this page' on wide screens only, deep links, quick links and the nine
 // sections rendered from docs-content as markdown (headings, tables, code, links).
 import { expect, test, type Page } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
@@ -40,15 +40,15 @@ test.describe('docs', () => {
     await expect(quick.getByRole('link', { name: /MCP specification/ })).toHaveAttribute('href', /^https:\/\/modelcontextprotocol\.io\//);
   });
 
-  test('groups the navigation and renders the eight sections in order', async ({ page }) => {
+  test('groups the navigation and renders the nine sections in order', async ({ page }) => {
     await page.goto('/docs');
     const nav = page.getByRole('navigation', { name: 'Documentation sections' });
     await expect(nav.getByRole('list', { name: 'Getting started' }).getByRole('link')).toHaveText(['Introduction', 'Quick start']);
     await expect(nav.getByRole('list', { name: 'Product tour' }).getByRole('link')).toHaveText(['Dashboard', 'Governance']);
-    await expect(nav.getByRole('list', { name: 'Automation' }).getByRole('link')).toHaveText(['MCP API', 'x402 payments', 'TypeScript SDK', 'Workflow recipes']);
+    await expect(nav.getByRole('list', { name: 'Automation' }).getByRole('link')).toHaveText(['MCP API', 'x402 payments', 'TypeScript SDK', 'n8n', 'Workflow recipes']);
 
     const ids = await page.locator('main section[id]').evaluateAll((sections) => sections.map((section) => section.id));
-    expect(ids).toEqual(['introduction', 'getting-started', 'dashboard', 'mcp-api', 'x402', 'sdk', 'governance', 'workflows']);
+    expect(ids).toEqual(['introduction', 'getting-started', 'dashboard', 'mcp-api', 'x402', 'sdk', 'n8n', 'governance', 'workflows']);
     await expect(page.getByRole('heading', { level: 2, name: 'Workflow recipes' })).toBeAttached();
   });
 

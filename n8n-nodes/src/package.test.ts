@@ -38,13 +38,15 @@ describe('the packed n8n-nodes-purser', () => {
 
   it('ships compiled JavaScript and the icons, and no sources or tests', () => {
     expect(packed.filter((path) => /\.test\.|\/test\/|\/src\/|(?<!\.d)\.ts$/.test(path))).toEqual([]);
-    expect(packed).toEqual(expect.arrayContaining(['dist/icons/purser.svg', 'dist/icons/purser.dark.svg', 'dist/nodes/Purser/Purser.node.json']));
+    expect(packed).toEqual(
+      expect.arrayContaining(['dist/icons/purser.svg', 'dist/icons/purser.dark.svg', 'dist/nodes/Purser/Purser.node.json', 'dist/nodes/PurserTrigger/PurserTrigger.node.json']),
+    );
   });
 
-  it('lists in its n8n section the node and the credential it ships', () => {
+  it('lists in its n8n section the nodes and the credentials it ships', () => {
     expect(manifest.n8n.n8nNodesApiVersion).toBe(1);
-    expect(manifest.n8n.nodes).toEqual(['dist/nodes/Purser/Purser.node.js']);
-    expect(manifest.n8n.credentials).toEqual(['dist/credentials/PurserApi.credentials.js']);
+    expect(manifest.n8n.nodes).toEqual(['dist/nodes/Purser/Purser.node.js', 'dist/nodes/PurserTrigger/PurserTrigger.node.js']);
+    expect(manifest.n8n.credentials).toEqual(['dist/credentials/PurserApi.credentials.js', 'dist/credentials/PurserOwnerApi.credentials.js']);
     for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials]) expect(packed).toContain(entry);
   });
 

@@ -19,12 +19,14 @@ import {
   agentLedgerUsdc,
   atomicDollars,
   payerAndPayee,
+  sandboxChartPng,
   startTemporalTestEnv,
   verifyLedger,
   type PayingAgent,
   type TemporalTestEnv,
 } from '@purser/server/testing';
-import { nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
+import { nodeItems, nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
+import { agentCall } from './support/purser-owner';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
 
 /** First run: n8n's install (~3-15 min on a busy machine) plus the product. */
@@ -33,7 +35,14 @@ const EXECUTION_TIMEOUT_MS = 240_000;
 
 const NODE_TYPE = 'n8n-nodes-purser.purser';
 const CREDENTIAL = { purserApi: { id: 'purserAgentCred1', name: 'Purser agent' } };
-const WORKFLOW_IDS = { pay: 'purserPayOrder01', retry: 'purserRetryPay01', x402: 'purserX402Buy001' };
+const WORKFLOW_IDS = {
+  pay: 'purserPayOrder01',
+  retry: 'purserRetryPay01',
+  x402: 'purserX402Buy001',
+  png: 'purserX402Png001',
+  price: 'purserX402Price1',
+  transactions: 'purserTxAll00001',
+};
 
 
 let chain: EvmChain;
@@ -115,6 +124,24 @@ function workflows() {
         { resource: 'paidRequest', operation: 'fetch', url: `${productUrl}/sandbox/paid/report`, maxAmount: 0.02, method: 'GET', options: {} },
         { onError: 'continueRegularOutput' },
       ),
+    ]),
+    // A paid image: the node puts it into n8n's binary data; Extract From File reads those bytes back.
+    workflow(WORKFLOW_IDS.png, 'Purser: buy a paid chart', [
+      purserNode('Buy chart', 1, { resource: 'paidRequest', operation: 'fetch', url: `${productUrl}/sandbox/paid/chart.png`, maxAmount: 0.02, method: 'GET', options: {} }),
+      {
+        id: randomUUID(),
+        name: 'Read bytes',
+        type: 'n8n-nodes-base.extractFromFile',
+        typeVersion: 1.1,
+        position: [440, 0],
+        parameters: { operation: 'binaryToPropery', binaryPropertyName: 'data', destinationKey: 'png_base64', options: {} },
+      },
+    ]),
+    workflow(WORKFLOW_IDS.price, 'Purser: ask the price', [
+      purserNode('Price', 1, { resource: 'paidRequest', operation: 'getPrice', url: `${productUrl}/sandbox/paid/report`, method: 'GET' }),
+    ]),
+    workflow(WORKFLOW_IDS.transactions, 'Purser: every transaction', [
+      purserNode('All transactions', 1, { resource: 'transaction', operation: 'getAll', returnAll: true }),
     ]),
   ];
 }
@@ -257,6 +284,79 @@ describe('n8n-nodes-purser in a real n8n', () => {
       const fetches = proxy.exchanges.slice(before).filter((exchange) => exchange.path.endsWith('/x402/fetch'));
       expect(fetches.map((exchange) => exchange.status)).toEqual([200, 422]);
       for (const exchange of fetches) expect(exchange.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'puts a paid PNG into n8n binary data whose bytes are the seller’s, and pays its price once',
+    async () => {
+      const seller = chain.sandboxSeller as Address;
+      const png = sandboxChartPng();
+      const [sellerBefore, payerLedgerBefore] = [await chain.usdcBalanceOf(seller), await agentLedgerUsdc(env.testApp.app, payer)];
+      const { code, result, output } = await execute(WORKFLOW_IDS.png);
+      expect(code, output).toBe(0);
+
+      const [bought] = nodeItems(result, 'Buy chart');
+      expect(bought!.binary?.data).toMatchObject({ mimeType: 'image/png', fileName: 'chart.png' });
+      expect(bought!.json).toMatchObject({ status: 200, payment: { status: 'settled' }, file: { field: 'data', mime_type: 'image/png', size: png.length } });
+      expect(bought!.json.body).toBeUndefined();
+      const [read] = nodeOutput(result, 'Read bytes');
+      expect(Buffer.from(String(read!.png_base64), 'base64').equals(png)).toBe(true);
+
+      // The chart costs $0.02.
+      expect((await chain.usdcBalanceOf(seller)) - sellerBefore).toBe(20_000n);
+      expect(payerLedgerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(20_000n);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'gets a price without paying it',
+    async () => {
+      const seller = chain.sandboxSeller as Address;
+      const [sellerBefore, payerLedgerBefore] = [await chain.usdcBalanceOf(seller), await agentLedgerUsdc(env.testApp.app, payer)];
+      const { code, result, output } = await execute(WORKFLOW_IDS.price);
+      expect(code, output).toBe(0);
+      expect(nodeOutput(result, 'Price')[0]).toMatchObject({ payment_required: true, status: 402, price: '0.25', price_amount: 0.25 });
+      expect(await chain.usdcBalanceOf(seller)).toBe(sellerBefore);
+      expect(await agentLedgerUsdc(env.testApp.app, payer)).toBe(payerLedgerBefore);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'returns every transaction of the agent with Return All, reading past the first page of 50',
+    async () => {
+      // Enough small payments that the agent's transactions fill more than one page.
+      const pages = async () => {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        do {
+          const { body } = await agentCall(env, payer, 'GET', `/transactions${cursor ? `?cursor=${encodeURIComponent(cursor)}` : ''}`);
+          ids.push(...(body.transactions as Array<{ id: string }>).map((transaction) => transaction.id));
+          cursor = body.next_cursor as string | null;
+        } while (cursor);
+        return ids;
+      };
+      const payerBefore = await agentLedgerUsdc(env.testApp.app, payer);
+      const missing = 55 - (await pages()).length;
+      await env.runWorker(async () => {
+        for (let index = 0; index < missing; index++) {
+          const paid = await agentCall(env, payer, 'POST', '/payment', {
+            payload: { amount: 0.01, currency: 'USDC', to_address: payee.walletAddress, description: `Page filler ${index}` },
+            idempotencyKey: `page-filler-${randomUUID()}`,
+          });
+          expect(paid.statusCode, JSON.stringify(paid.body)).toBe(200);
+        }
+      });
+      expect(payerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(BigInt(Math.max(missing, 0)) * 10_000n);
+
+      const { code, result, output } = await execute(WORKFLOW_IDS.transactions);
+      expect(code, output).toBe(0);
+      const listed = await pages();
+      expect(listed.length).toBeGreaterThan(50);
+      expect(nodeOutput(result, 'All transactions').map((transaction) => transaction.id)).toEqual(listed);
     },
     EXECUTION_TIMEOUT_MS,
   );

@@ -12,3 +12,5 @@ export { servedOpenApiDocument } from '../test/support/openapi-document';
 export { createInvitation } from './services/invitations/create-invitation';
 export { verifyAuditExport } from './services/audit/verify-audit-export';
 export { verifyLedger } from './services/ledger/verify-ledger';
+// The sandbox paid API's PNG, as its seller makes it, to compare with what a buyer received.
+export { sandboxChartPng } from './http/sandbox-chart';

@@ -9,24 +9,43 @@ import type {
 import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 import { agentDescription } from './resources/agent';
 import { get as getAgent } from './resources/agent/get';
+import { resume as resumeAgent, suspend as suspendAgent } from './resources/agent/suspend';
 import { paidRequestDescription } from './resources/paidRequest';
 import { fetch as fetchPaidRequest } from './resources/paidRequest/fetch';
+import { getPrice } from './resources/paidRequest/getPrice';
 import { paymentDescription } from './resources/payment';
 import { create as createPayment } from './resources/payment/create';
+import { approve as approvePayment, reject as rejectPayment } from './resources/payment/decide';
+import { get as getPayment } from './resources/payment/get';
+import { getPending as getPendingPayments } from './resources/payment/getPending';
 import { transactionDescription } from './resources/transaction';
 import { getAll as getAllTransactions } from './resources/transaction/getAll';
 import { walletDescription } from './resources/wallet';
 import { getBalance } from './resources/wallet/getBalance';
-import type { OperationExecute } from './shared/operation';
+import { RequestOccurrences } from './shared/idempotency';
+import { ItemWithBinary, type OperationExecute } from './shared/operation';
 
 /** resource -> operation -> implementation; the description below offers exactly these. */
-const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
-	agent: { get: getAgent },
-	paidRequest: { fetch: fetchPaidRequest },
-	payment: { create: createPayment },
+export const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
+	agent: { get: getAgent, resume: resumeAgent, suspend: suspendAgent },
+	paidRequest: { fetch: fetchPaidRequest, getPrice },
+	payment: {
+		approve: approvePayment,
+		create: createPayment,
+		get: getPayment,
+		getPending: getPendingPayments,
+		reject: rejectPayment,
+	},
 	transaction: { getAll: getAllTransactions },
 	wallet: { getBalance },
 };
+
+/**
+ * The operations only an owner may run: they use the Purser Owner API credential, every other
+ * operation the agent's. No other resource has an operation of these values, so the operation
+ * alone says which credential a node needs (a unit test keeps it so).
+ */
+export const OWNER_OPERATIONS = ['approve', 'getPending', 'reject', 'resume', 'suspend'];
 
 export class Purser implements INodeType {
 	description: INodeTypeDescription = {
@@ -37,12 +56,15 @@ export class Purser implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Pay, read the balance and transactions, and buy paid HTTP resources (x402) as a Purser agent, within its spending rules',
+			'Pay, check payments, read the balance and transactions, and buy paid HTTP resources (x402) as a Purser agent, within its spending rules; approve payments and suspend agents as their owner',
 		defaults: { name: 'Purser' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
-		credentials: [{ name: 'purserApi', required: true }],
+		credentials: [
+			{ name: 'purserApi', required: true, displayOptions: { hide: { operation: OWNER_OPERATIONS } } },
+			{ name: 'purserOwnerApi', required: true, displayOptions: { show: { operation: OWNER_OPERATIONS } } },
+		],
 		properties: [
 			{
 				displayName: 'Resource',
@@ -69,19 +91,24 @@ export class Purser implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const output: INodeExecutionData[] = [];
+		const run = { occurrences: new RequestOccurrences() };
 		for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 			try {
 				const resource = this.getNodeParameter('resource', itemIndex) as string;
 				const operation = this.getNodeParameter('operation', itemIndex) as string;
-				const run = OPERATIONS[resource]?.[operation];
-				if (!run) {
+				const execute = OPERATIONS[resource]?.[operation];
+				if (!execute) {
 					throw new NodeOperationError(
 						this.getNode(),
 						`The operation "${operation}" of "${resource}" is not supported`,
 						{ itemIndex },
 					);
 				}
-				const result = await run.call(this, itemIndex);
+				const result = await execute.call(this, itemIndex, run);
+				if (result instanceof ItemWithBinary) {
+					output.push({ json: result.json, binary: result.binary, pairedItem: { item: itemIndex } });
+					continue;
+				}
 				for (const json of Array.isArray(result) ? result : [result]) {
 					output.push({ json, pairedItem: { item: itemIndex } });
 				}

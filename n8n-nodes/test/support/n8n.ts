@@ -25,13 +25,19 @@ export interface N8nRun {
   stderr: string;
 }
 
+/** One item of a node's output: its JSON and, for files, the binary data's description. */
+export interface ExecutionItem {
+  json: Record<string, unknown>;
+  binary?: Record<string, { mimeType: string; fileName?: string; fileSize?: string; id?: string }>;
+}
+
 /** What `n8n execute --rawOutput` prints: the execution's run data, by node name. */
 export interface ExecutionResult {
   status: string;
   data: {
     resultData: {
       error?: { message: string; description?: string | null; httpCode?: string; context?: Record<string, unknown> };
-      runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }>> }; error?: { message: string } }>>;
+      runData: Record<string, Array<{ data?: { main: Array<Array<ExecutionItem>> }; error?: { message: string } }>>;
     };
   };
 }
@@ -42,7 +48,23 @@ export interface N8n {
   importCredentials(credentials: object[]): Promise<void>;
   importWorkflows(workflows: object[]): Promise<void>;
   execute(workflowId: string): Promise<{ code: number | null; result: ExecutionResult; output: string }>;
+  /** Runs n8n as a server (`n8n start`) with its owner set up, for triggers and activation. */
+  serve(): Promise<N8nServer>;
   close(): void;
+}
+
+/** A running `n8n start`, driven through the REST API its editor uses, signed in as its owner. */
+export interface N8nServer {
+  /** Where n8n listens, and the base of its webhook URLs: `http://127.0.0.1:<port>`. */
+  url: string;
+  /** Activates (publishes) a workflow, as the editor's Publish does: its triggers register. */
+  activate(workflowId: string): Promise<void>;
+  /** Deactivates it: its triggers unregister. */
+  deactivate(workflowId: string): Promise<void>;
+  /** The workflow's executions, newest first. */
+  executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>>;
+  /** SIGTERM and wait for n8n to exit. */
+  stop(): Promise<void>;
 }
 
 /** Builds the package and packs it, as `npm publish` would; returns the tarball's path. */
@@ -54,22 +76,22 @@ export async function packPackage(destination: string): Promise<string> {
 }
 
 /**
- * Installs the tarball under `<user folder>/.n8n/nodes` the way n8n's community package
- * service does (npm pack, untar into node_modules, drop dev and peer dependencies, record it in
- * the folder's package.json); the package has no dependencies, so its `npm install` is a no-op.
+ * Installs the tarball the way an operator installs a community package without the UI:
+ * `npm install <package>` in `<user folder>/.n8n/nodes`, where n8n loads `n8n-nodes-*` from
+ * node_modules. Offline (the package has no dependencies), and with --legacy-peer-deps: n8n
+ * brings n8n-workflow, and a second copy beside the package would be the one it loads.
  */
 async function installCommunityPackage(userFolder: string, tarball: string): Promise<void> {
   const nodesDir = join(userFolder, '.n8n', 'nodes');
-  const packageDir = join(nodesDir, 'node_modules', 'n8n-nodes-purser');
-  mkdirSync(packageDir, { recursive: true });
-  await execFileAsync('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1']);
-  const manifestPath = join(packageDir, 'package.json');
-  const { devDependencies: _dev, peerDependencies: _peer, optionalDependencies: _optional, ...manifest } = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, unknown>;
-  writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
-  writeFileSync(
-    join(nodesDir, 'package.json'),
-    JSON.stringify({ name: 'installed-nodes', private: true, dependencies: { 'n8n-nodes-purser': manifest.version } }, null, 2),
+  mkdirSync(nodesDir, { recursive: true });
+  writeFileSync(join(nodesDir, 'package.json'), JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2));
+  await execFileAsync(
+    'npm',
+    ['install', tarball, '--offline', '--legacy-peer-deps', '--ignore-scripts', '--bin-links=false', '--package-lock=false', '--audit=false', '--fund=false'],
+    { cwd: nodesDir },
   );
+  const installed = JSON.parse(readFileSync(join(nodesDir, 'node_modules', 'n8n-nodes-purser', 'package.json'), 'utf8')) as { name: string };
+  if (installed.name !== 'n8n-nodes-purser') throw new Error(`npm installed ${installed.name}`);
 }
 
 /** The last JSON document n8n printed: the lines from a line `{` to the last line `}`. */
@@ -85,6 +107,7 @@ export async function startN8n(tarball: string): Promise<N8n> {
   const bin = await ensureN8n({ log });
   const userFolder = mkdtempSync(join(tmpdir(), 'purser-n8n-'));
   await installCommunityPackage(userFolder, tarball);
+  const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: userFolder,
@@ -92,7 +115,9 @@ export async function startN8n(tarball: string): Promise<N8n> {
     N8N_ENCRYPTION_KEY: randomBytes(24).toString('hex'),
     DB_TYPE: 'sqlite',
     N8N_LISTEN_ADDRESS: '127.0.0.1',
-    N8N_PORT: String(await freePort()),
+    N8N_PORT: String(port),
+    // The trigger's URL as Purser must call it (Purser's sandbox lets webhooks reach loopback).
+    WEBHOOK_URL: `http://127.0.0.1:${port}/`,
     N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
     N8N_RUNNERS_BROKER_PORT: String(await freePort()),
     N8N_PYTHON_ENABLED: 'false',
@@ -149,6 +174,7 @@ export async function startN8n(tarball: string): Promise<N8n> {
       const output = `${stdout}\n${stderr}`;
       return { code, result: lastJsonDocument(stdout) as ExecutionResult, output };
     },
+    serve: () => serveN8n(bin, { cwd: userFolder, env, url: `http://127.0.0.1:${port}`, children }),
     close() {
       for (const child of children) child.kill('SIGKILL');
       rmSync(userFolder, { recursive: true, force: true });
@@ -156,9 +182,84 @@ export async function startN8n(tarball: string): Promise<N8n> {
   };
 }
 
-/** The JSON of every item a node output in its first run. */
-export function nodeOutput(result: ExecutionResult, nodeName: string): Array<Record<string, unknown>> {
+async function serveN8n(
+  bin: string,
+  options: { cwd: string; env: NodeJS.ProcessEnv; url: string; children: Set<ReturnType<typeof spawn>> },
+): Promise<N8nServer> {
+  const child = spawn(process.execPath, [bin, 'start'], { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  options.children.add(child);
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('close', (code) => {
+    options.children.delete(child);
+    resolve(code);
+  }));
+
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`n8n start exited with ${child.exitCode}:\n${output.slice(-4000)}`);
+    if (Date.now() > deadline) throw new Error(`n8n start did not answer /rest/settings:\n${output.slice(-4000)}`);
+    // /healthz answers before the REST API is mounted; the editor's settings come with it.
+    const ready = await fetch(`${options.url}/rest/settings`).then((response) => response.ok, () => false);
+    if (ready) break;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+
+  // The editor's session: the owner's cookie, bound to a browser id sent with every call.
+  const browserId = randomBytes(8).toString('hex');
+  let cookie = '';
+  const rest = async <T>(method: string, path: string, body?: object): Promise<T> => {
+    const response = await fetch(`${options.url}/rest${path}`, {
+      method,
+      headers: { 'browser-id': browserId, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`n8n ${method} /rest${path} answered ${response.status}: ${text}`);
+    const setCookie = response.headers.get('set-cookie');
+    if (setCookie) cookie = setCookie.split(';')[0]!;
+    return (JSON.parse(text) as { data: T }).data;
+  };
+  await rest('POST', '/owner/setup', { email: 'owner@example.test', firstName: 'Test', lastName: 'Owner', password: `Pw-${randomBytes(12).toString('hex')}` });
+
+  return {
+    url: options.url,
+    async activate(workflowId) {
+      const { versionId } = await rest<{ versionId: string }>('GET', `/workflows/${workflowId}`);
+      const activated = await rest<{ active: boolean }>('POST', `/workflows/${workflowId}/activate`, { versionId });
+      if (!activated.active) throw new Error(`workflow ${workflowId} did not activate`);
+    },
+    async deactivate(workflowId) {
+      await rest('POST', `/workflows/${workflowId}/deactivate`, {});
+    },
+    async executions(workflowId) {
+      const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+      const page = await rest<{ results: Array<{ id: string; status: string; mode: string }> }>('GET', `/executions?filter=${filter}`);
+      return page.results;
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** The JSON of the items a node output in each of its runs, in order (a loop runs a node several times). */
+export function nodeRuns(result: ExecutionResult, nodeName: string): Array<Array<Record<string, unknown>>> {
+  const runs = result.data.resultData.runData[nodeName];
+  if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(result.data.resultData.runData).join(', ')}`);
+  return runs.map((run) => (run.data?.main[0] ?? []).map((item) => item.json));
+}
+
+/** Every item a node output in its first run, with its binary data's description. */
+export function nodeItems(result: ExecutionResult, nodeName: string): ExecutionItem[] {
   const run = result.data.resultData.runData[nodeName]?.[0];
   if (!run) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(result.data.resultData.runData).join(', ')}`);
-  return (run.data?.main[0] ?? []).map((item) => item.json);
+  return run.data?.main[0] ?? [];
+}
+
+/** The JSON of every item a node output in its first run. */
+export function nodeOutput(result: ExecutionResult, nodeName: string): Array<Record<string, unknown>> {
+  return nodeItems(result, nodeName).map((item) => item.json);
 }

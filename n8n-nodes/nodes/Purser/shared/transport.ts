@@ -1,11 +1,14 @@
 /**
- * Every call of the node to the Purser agent API goes through here: the credential adds the
- * agent's two headers, Purser's `{ error: { code, message } }` answers become NodeApiErrors
- * with the item they belong to, and the node chooses how long a call may take.
+ * Every call of the Purser nodes goes through here. Two APIs, two credentials: the agent API
+ * (`/functions/v1/mcp-server`, an agent's DID and key) for what an agent does, and the owner API
+ * (`/api/v1`, an owner API key) for what only the owner may do: approve, suspend, register
+ * webhooks. Purser's `{ error: { code, message } }` answers become NodeApiErrors with the item
+ * they belong to, and each operation chooses how long its call may take.
  */
 import type {
 	IDataObject,
 	IExecuteFunctions,
+	IHookFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
 	IN8nHttpFullResponse,
@@ -13,20 +16,27 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-export const CREDENTIAL_TYPE = 'purserApi';
+export type PurserApiName = 'agent' | 'owner';
 
-/** Where the agent API lives below the deployment's base URL. */
-export const AGENT_API_PATH = '/functions/v1/mcp-server';
+/** Each API's credential type and where it lives below the deployment's base URL. */
+export const PURSER_APIS: Record<PurserApiName, { credentialType: string; path: string }> = {
+	agent: { credentialType: 'purserApi', path: '/functions/v1/mcp-server' },
+	owner: { credentialType: 'purserOwnerApi', path: '/api/v1' },
+};
 
 export interface PurserRequest {
+	/** The agent API unless the operation is the owner's. */
+	api?: PurserApiName;
 	method: IHttpRequestMethods;
-	/** Below AGENT_API_PATH, e.g. `/payment`. */
+	/** Below the API's path, e.g. `/payment`. */
 	path: string;
+	query?: IDataObject;
 	body?: IDataObject;
 	idempotencyKey?: string;
 	/** POST /payment waits up to 30 s for the outcome; /x402/fetch calls the seller twice. */
 	timeoutMs: number;
-	itemIndex: number;
+	/** The item the call is for; absent in a trigger's activation. */
+	itemIndex?: number;
 }
 
 export interface PurserResponse {
@@ -36,35 +46,44 @@ export interface PurserResponse {
 
 /** What to do about an error code, for the person reading the failed execution. */
 const HINTS: Record<string, string> = {
-	UNAUTHORIZED: 'Check the agent DID and API key in the Purser credential; a rotated key stops working at once.',
+	UNAUTHORIZED:
+		'Check the Purser credential: the agent DID and API key, or the owner API key (psk_…). A rotated or revoked key stops working at once.',
 	AGENT_SUSPENDED: 'The agent is suspended or deleted; its owner can reactivate it in Purser.',
 	IDEMPOTENCY_CONFLICT:
 		'This idempotency key was already used for a different request. Use a new key for a new payment.',
 	INSUFFICIENT_FUNDS: 'The agent’s balance is too low; its owner can fund it in Purser.',
+	NOT_FOUND: 'Purser has nothing by this ID for this credential. Check the ID, and that it belongs to this agent or owner.',
 	POLICY_VIOLATION: 'A spending rule or policy refused the payment. Nothing moved.',
 	RATE_LIMITED: 'Too many calls this minute. Retrying with the same idempotency key is safe.',
 	UNAVAILABLE: 'Nothing was paid. Retrying with the same idempotency key is safe.',
+	URL_NOT_ALLOWED: 'Purser does not send to this address (private and loopback hosts are refused outside the sandbox).',
 };
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The deployment's address from a credential, without a trailing slash. */
+export function baseUrlOf(credentials: IDataObject): string {
+	return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+}
+
 export async function purserApiRequest(
-	this: IExecuteFunctions,
+	this: IExecuteFunctions | IHookFunctions,
 	request: PurserRequest,
 ): Promise<PurserResponse> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE, request.itemIndex);
-	const baseUrl = String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	const api = PURSER_APIS[request.api ?? 'agent'];
+	const credentials = await this.getCredentials(api.credentialType, request.itemIndex);
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${baseUrl}${AGENT_API_PATH}${request.path}`,
+		url: `${baseUrlOf(credentials)}${api.path}${request.path}`,
 		json: true,
 		timeout: request.timeoutMs,
 		// Purser's error bodies carry the reason; read them instead of a generic HTTP error.
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
 	};
+	if (request.query) options.qs = request.query;
 	if (request.body) options.body = request.body;
 	if (request.idempotencyKey) options.headers = { 'Idempotency-Key': request.idempotencyKey };
 
@@ -72,7 +91,7 @@ export async function purserApiRequest(
 	try {
 		response = (await this.helpers.httpRequestWithAuthentication.call(
 			this,
-			CREDENTIAL_TYPE,
+			api.credentialType,
 			options,
 		)) as IN8nHttpFullResponse;
 	} catch (error) {

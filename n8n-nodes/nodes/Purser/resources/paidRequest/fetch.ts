@@ -1,15 +1,19 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
-import { idempotencyKeyFor } from '../../shared/idempotency';
+import { idempotencyKeyFor, type KeyDerivation } from '../../shared/idempotency';
 import {
 	categoryOption,
 	descriptionOption,
 	idempotencyKeyOption,
+	ItemWithBinary,
+	keyDerivationOption,
 	type OperationExecute,
 } from '../../shared/operation';
 import { purserApiRequest } from '../../shared/transport';
 
 const showOnlyForFetch = { resource: ['paidRequest'], operation: ['fetch'] };
+/** URL, method, headers and body: what Fetch and Get Price both send to the seller. */
+const showForRequest = { resource: ['paidRequest'], operation: ['fetch', 'getPrice'] };
 
 export const HTTP_METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT'] as const;
 
@@ -22,7 +26,7 @@ export const fetchDescription: INodeProperties[] = [
 		required: true,
 		placeholder: 'https://api.example.com/paid/report',
 		description: 'The absolute http:// or https:// URL to fetch',
-		displayOptions: { show: showOnlyForFetch },
+		displayOptions: { show: showForRequest },
 	},
 	{
 		displayName: 'Max Price',
@@ -41,7 +45,7 @@ export const fetchDescription: INodeProperties[] = [
 		type: 'options',
 		options: HTTP_METHODS.map((method) => ({ name: method, value: method })),
 		default: 'GET',
-		displayOptions: { show: showOnlyForFetch },
+		displayOptions: { show: showForRequest },
 	},
 	{
 		displayName: 'Headers',
@@ -51,7 +55,7 @@ export const fetchDescription: INodeProperties[] = [
 		placeholder: 'Add Header',
 		default: {},
 		description: 'Headers to send to the seller',
-		displayOptions: { show: showOnlyForFetch },
+		displayOptions: { show: showForRequest },
 		options: [
 			{
 				displayName: 'Header',
@@ -70,7 +74,7 @@ export const fetchDescription: INodeProperties[] = [
 		typeOptions: { rows: 4 },
 		default: '',
 		description: 'The request body as text, up to 512 KiB; encode JSON yourself',
-		displayOptions: { show: { ...showOnlyForFetch, method: ['DELETE', 'PATCH', 'POST', 'PUT'] } },
+		displayOptions: { show: { ...showForRequest, method: ['DELETE', 'PATCH', 'POST', 'PUT'] } },
 	},
 	{
 		displayName: 'Options',
@@ -79,36 +83,82 @@ export const fetchDescription: INodeProperties[] = [
 		placeholder: 'Add Option',
 		default: {},
 		displayOptions: { show: showOnlyForFetch },
-		options: [categoryOption, descriptionOption, idempotencyKeyOption],
+		options: [
+			categoryOption,
+			descriptionOption,
+			keyDerivationOption,
+			idempotencyKeyOption,
+			{
+				displayName: 'Put File in Field',
+				name: 'binaryPropertyName',
+				type: 'string',
+				default: 'data',
+				description: 'The binary field that receives the seller’s answer when it is a file',
+			},
+			{
+				displayName: 'Response Format',
+				name: 'responseFormat',
+				type: 'options',
+				options: [
+					{
+						name: 'Autodetect',
+						value: 'autodetect',
+						description: 'Text and JSON stay in the JSON output (JSON parsed as data); images, PDFs and other files become binary data',
+					},
+					{
+						name: 'File',
+						value: 'file',
+						description: 'The seller’s answer always becomes binary data',
+					},
+				],
+				default: 'autodetect',
+			},
+		],
 	},
 ];
 
 interface FetchOptions {
+	binaryPropertyName?: string;
 	category?: string;
 	description?: string;
 	idempotencyKey?: string;
+	keyDerivation?: KeyDerivation;
+	responseFormat?: 'autodetect' | 'file';
 }
 
-/** The body of POST /x402/fetch; empty fields are left out so Purser's defaults apply. */
-export function fetchBody(fields: {
+interface UpstreamFields {
 	url: string;
-	maxAmount: number;
 	method: string;
 	headers: Array<{ name?: string; value?: string }>;
 	body: string;
-	options: FetchOptions;
-}): IDataObject {
-	const body: IDataObject = {
-		url: fields.url.trim(),
-		method: fields.method,
-		max_amount: fields.maxAmount,
-	};
+}
+
+/** The seller's request, as POST /x402/requirements takes it; empty fields are left out. */
+export function upstreamRequestBody(fields: UpstreamFields): IDataObject {
+	const body: IDataObject = { url: fields.url.trim(), method: fields.method };
 	const headers: IDataObject = {};
 	for (const { name, value } of fields.headers) {
 		if (name?.trim()) headers[name.trim()] = value ?? '';
 	}
 	if (Object.keys(headers).length > 0) body.headers = headers;
 	if (fields.body !== '' && fields.method !== 'GET' && fields.method !== 'HEAD') body.body = fields.body;
+	return body;
+}
+
+/** URL, method, headers and body of the item, as the node's fields give them. */
+export function upstreamFields(this: IExecuteFunctions, itemIndex: number): UpstreamFields {
+	const method = this.getNodeParameter('method', itemIndex) as string;
+	return {
+		url: this.getNodeParameter('url', itemIndex) as string,
+		method,
+		headers: this.getNodeParameter('headers.header', itemIndex, []) as UpstreamFields['headers'],
+		body: method === 'GET' || method === 'HEAD' ? '' : (this.getNodeParameter('body', itemIndex, '') as string),
+	};
+}
+
+/** The body of POST /x402/fetch: the seller's request, the price cap, and what the payment is for. */
+export function fetchBody(fields: UpstreamFields & { maxAmount: number; options: FetchOptions }): IDataObject {
+	const body: IDataObject = { ...upstreamRequestBody(fields), max_amount: fields.maxAmount };
 	const { category, description } = fields.options;
 	if (category?.trim()) body.category = category.trim();
 	if (description?.trim()) body.description = description.trim();
@@ -128,27 +178,55 @@ export function sellerJson(answer: IDataObject): unknown {
 	return parsed === NOT_JSON ? undefined : parsed;
 }
 
+/** The seller's content type without parameters, e.g. `image/png`; empty when it sent none. */
+function mimeTypeOf(headers: IDataObject): string {
+	return String(headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+/**
+ * The file name the seller gave (Content-Disposition), else the last segment of the URL's path;
+ * undefined when neither names one.
+ */
+export function sellerFileName(headers: IDataObject, url: string): string | undefined {
+	const disposition = String(headers['content-disposition'] ?? '');
+	const encoded = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition)?.[1];
+	if (encoded) {
+		try {
+			return decodeURIComponent(encoded.trim());
+		} catch {
+			// A malformed escape: fall back to the plain filename.
+		}
+	}
+	const plain = /filename\s*=\s*(?:"([^"]*)"|([^;\s]+))/.exec(disposition);
+	const named = (plain?.[1] ?? plain?.[2])?.trim();
+	if (named) return named;
+	try {
+		const segment = new URL(url).pathname.split('/').pop();
+		return segment ? decodeURIComponent(segment) : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
 /**
  * POST /x402/fetch: calls the URL, and when it answers 402 pays at most Max Price and calls it
  * again. 200 carries the seller's answer and the payment; 202 means the owner must approve.
+ * Text and JSON stay in the JSON output; any other answer (an image, a PDF) becomes n8n binary
+ * data with the seller's bytes, MIME type and file name.
  */
-export const fetch: OperationExecute = async function (itemIndex) {
+export const fetch: OperationExecute = async function (itemIndex, run) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as FetchOptions;
-	const headers = this.getNodeParameter('headers.header', itemIndex, []) as Array<{
-		name?: string;
-		value?: string;
-	}>;
-	const method = this.getNodeParameter('method', itemIndex) as string;
-	const body = fetchBody({
-		url: this.getNodeParameter('url', itemIndex) as string,
-		maxAmount: this.getNodeParameter('maxAmount', itemIndex) as number,
-		method,
-		headers,
-		body: method === 'GET' || method === 'HEAD' ? '' : (this.getNodeParameter('body', itemIndex, '') as string),
-		options,
+	const upstream = upstreamFields.call(this, itemIndex);
+	const body = fetchBody({ ...upstream, maxAmount: this.getNodeParameter('maxAmount', itemIndex) as number, options });
+	const idempotencyKey = idempotencyKeyFor.call(this, {
+		itemIndex,
+		given: options.idempotencyKey ?? '',
+		derivation: options.keyDerivation ?? 'request',
+		path: '/x402/fetch',
+		body,
+		occurrences: run.occurrences,
 	});
-	const idempotencyKey = idempotencyKeyFor.call(this, itemIndex, options.idempotencyKey ?? '');
-	const { body: answer } = await purserApiRequest.call(this, {
+	const { statusCode, body: answer } = await purserApiRequest.call(this, {
 		method: 'POST',
 		path: '/x402/fetch',
 		body,
@@ -157,6 +235,22 @@ export const fetch: OperationExecute = async function (itemIndex) {
 		timeoutMs: 90_000,
 		itemIndex,
 	});
-	const data = sellerJson(answer);
-	return { ...answer, ...(data === undefined ? {} : { data: data as IDataObject }), idempotency_key: idempotencyKey };
+	// 202: no seller answer yet, only the payment that waits for the owner.
+	const isSellerAnswer = statusCode === 200 && typeof answer.body === 'string';
+	const asFile = isSellerAnswer && (answer.body_encoding === 'base64' || options.responseFormat === 'file');
+	if (!asFile) {
+		const data = sellerJson(answer);
+		return { ...answer, ...(data === undefined ? {} : { data: data as IDataObject }), idempotency_key: idempotencyKey };
+	}
+	const headers = (answer.headers ?? {}) as IDataObject;
+	const bytes = Buffer.from(answer.body as string, answer.body_encoding === 'base64' ? 'base64' : 'utf8');
+	const binary = await this.helpers.prepareBinaryData(bytes, sellerFileName(headers, upstream.url.trim()), mimeTypeOf(headers) || 'application/octet-stream');
+	// The bytes are in the binary field; the JSON keeps the rest of the answer.
+	const rest: IDataObject = { ...answer };
+	delete rest.body;
+	const field = options.binaryPropertyName?.trim() || 'data';
+	return new ItemWithBinary(
+		{ ...rest, idempotency_key: idempotencyKey, file: { field, file_name: binary.fileName ?? null, mime_type: binary.mimeType, size: bytes.length } },
+		{ [field]: binary },
+	);
 };

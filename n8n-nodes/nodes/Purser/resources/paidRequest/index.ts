@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { fetchDescription } from './fetch';
+import { getPriceDescription } from './getPrice';
 
 export const paidRequestDescription: INodeProperties[] = [
 	{
@@ -12,12 +13,20 @@ export const paidRequestDescription: INodeProperties[] = [
 			{
 				name: 'Fetch',
 				value: 'fetch',
-				action: 'Fetch a URL and pay for it with x402',
+				action: 'Fetch a URL and pay its x402 price from the agent wallet',
 				description:
-					'Call a URL; when it answers HTTP 402 Payment Required, pay its price up to Max Price from the agent wallet and call it again (x402)',
+					'Call a URL; when it answers HTTP 402 Payment Required, pay its price up to Max Price from the agent wallet and call it again (x402). Files such as images and PDFs come back as binary data.',
+			},
+			{
+				name: 'Get Price',
+				value: 'getPrice',
+				action: 'Get the x402 price of a URL without paying',
+				description:
+					'Call a URL without paying and read what it asks for: whether it needs payment (HTTP 402), its price in dollars and the payments it accepts. Pays nothing.',
 			},
 		],
 		default: 'fetch',
 	},
 	...fetchDescription,
+	...getPriceDescription,
 ];

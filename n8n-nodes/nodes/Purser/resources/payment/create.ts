@@ -1,10 +1,11 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { idempotencyKeyFor } from '../../shared/idempotency';
+import { idempotencyKeyFor, type KeyDerivation } from '../../shared/idempotency';
 import { jsonObjectParameter } from '../../shared/jsonObject';
 import {
 	categoryOption,
 	descriptionOption,
 	idempotencyKeyOption,
+	keyDerivationOption,
 	type OperationExecute,
 } from '../../shared/operation';
 import { purserApiRequest } from '../../shared/transport';
@@ -55,6 +56,7 @@ export const createDescription: INodeProperties[] = [
 		options: [
 			categoryOption,
 			descriptionOption,
+			keyDerivationOption,
 			idempotencyKeyOption,
 			{
 				displayName: 'Metadata',
@@ -84,6 +86,7 @@ export interface PaymentOptions {
 	category?: string;
 	description?: string;
 	idempotencyKey?: string;
+	keyDerivation?: KeyDerivation;
 	metadata?: IDataObject | string;
 	rail?: string;
 }
@@ -109,8 +112,11 @@ export function paymentBody(fields: {
 	return body;
 }
 
-/** POST /payment: settled (200), waiting for the owner or a slow rail (202), or an error. */
-export const create: OperationExecute = async function (itemIndex) {
+/**
+ * POST /payment: settled (200), waiting for the owner or a slow rail (202), or an error. Sent
+ * again with the same key, it answers where the first payment stands and never pays again.
+ */
+export const create: OperationExecute = async function (itemIndex, run) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as PaymentOptions;
 	const body = paymentBody({
 		amount: this.getNodeParameter('amount', itemIndex) as number,
@@ -119,7 +125,14 @@ export const create: OperationExecute = async function (itemIndex) {
 		options,
 		metadata: jsonObjectParameter.call(this, options.metadata ?? {}, 'Metadata', itemIndex),
 	});
-	const idempotencyKey = idempotencyKeyFor.call(this, itemIndex, options.idempotencyKey ?? '');
+	const idempotencyKey = idempotencyKeyFor.call(this, {
+		itemIndex,
+		given: options.idempotencyKey ?? '',
+		derivation: options.keyDerivation ?? 'request',
+		path: '/payment',
+		body,
+		occurrences: run.occurrences,
+	});
 	const { body: payment } = await purserApiRequest.call(this, {
 		method: 'POST',
 		path: '/payment',

@@ -13,7 +13,8 @@ export const transactionDescription: INodeProperties[] = [
 				name: 'Get Many',
 				value: 'getAll',
 				action: 'Get many transactions',
-				description: 'Get the agent’s latest transactions, newest first (at most 50)',
+				description:
+					'Get the agent’s transactions (payments out and in, funding), newest first, one item each, with their categories and metadata',
 			},
 		],
 		default: 'getAll',

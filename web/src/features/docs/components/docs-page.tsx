@@ -1,4 +1,4 @@
-// Route '/docs': the documentation hub. Quick links on top, then the eight sections of
+// Route '/docs': the documentation hub. Quick links on top, then the nine sections of
 // docs-content/docs in one page, with the grouped navigation on the left and, on wide
 // screens, 'On this page' on the right.
 import { DOC_SECTION_IDS } from '@purser/docs-content/browser';

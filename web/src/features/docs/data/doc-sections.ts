@@ -1,4 +1,4 @@
-// The eight sections of /docs: docs-content/docs/*.md, bundled as text, front matter checked
+// The nine sections of /docs: docs-content/docs/*.md, bundled as text, front matter checked
 // by docs-content's schema, in the order of DOC_SECTION_IDS. Only the docs route chunk
 // imports this file, so the landing page never downloads the documentation.
 import {

@@ -11,7 +11,7 @@ describe('DOCS_NAV', () => {
     expect(DOCS_NAV.map((group) => [group.title, group.sections.map(titleOf)])).toEqual([
       ['Getting started', ['Introduction', 'Quick start']],
       ['Product tour', ['Dashboard', 'Governance']],
-      ['Automation', ['MCP API', 'x402 payments', 'TypeScript SDK', 'Workflow recipes']],
+      ['Automation', ['MCP API', 'x402 payments', 'TypeScript SDK', 'n8n', 'Workflow recipes']],
     ]);
   });
 
@@ -22,7 +22,7 @@ describe('DOCS_NAV', () => {
 });
 
 describe('docSections', () => {
-  it('holds the eight sections in the spec’s order, each with an icon the bundle carries', () => {
+  it('holds the nine sections in the spec’s order, each with an icon the bundle carries', () => {
     expect(docSections.map((section) => section.id)).toEqual([...DOC_SECTION_IDS]);
     for (const section of docSections) expect(Object.keys(SECTION_ICONS), section.id).toContain(section.icon);
   });

@@ -13,7 +13,7 @@ export interface DocsNavGroup {
 export const DOCS_NAV: readonly DocsNavGroup[] = [
   { title: 'Getting started', sections: ['introduction', 'getting-started'] },
   { title: 'Product tour', sections: ['dashboard', 'governance'] },
-  { title: 'Automation', sections: ['mcp-api', 'x402', 'sdk', 'workflows'] },
+  { title: 'Automation', sections: ['mcp-api', 'x402', 'sdk', 'n8n', 'workflows'] },
 ];
 
 /** The entries of a section's 'On this page' list: its top-level (`##`) headings. */

@@ -1,0 +1,326 @@
+/**
+ * The Purser nodes' operations run in a stand-in for n8n's execution context (test/support/
+ * fake-n8n.ts): what each sends, with which credential, and how it reads the answer. Every
+ * request is checked against the OpenAPI document the server serves, so the nodes cannot call
+ * an endpoint Purser does not have.
+ */
+import type { IDataObject, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core';
+import { servedOpenApiDocument } from '@purser/server/testing';
+import { OPERATIONS, OWNER_OPERATIONS, Purser } from '../nodes/Purser/Purser.node';
+import { signDelivery } from '../nodes/PurserTrigger/verifySignature';
+import { PurserTrigger } from '../nodes/PurserTrigger/PurserTrigger.node';
+import { fakeN8n, type FakeN8nOptions, type RecordedRequest, type ScriptedAnswer } from '../test/support/fake-n8n';
+import { AGENT_ID, EXAMPLES, INTENT_ID, PAYMENT } from '../test/support/operation-examples';
+import { documentedOperations, type DocumentedOperation } from '../test/support/openapi-operations';
+
+const node = new Purser();
+
+async function run(options: FakeN8nOptions): Promise<{ output: INodeExecutionData[]; requests: RecordedRequest[] }> {
+  const fake = fakeN8n(options);
+  const [output] = await node.execute.call(fake.context);
+  return { output: output!, requests: fake.requests };
+}
+
+function operationsOfDescription(properties: INodeProperties[]): string[] {
+  return properties
+    .filter((property) => property.name === 'operation')
+    .flatMap((property) => (property.options as INodePropertyOptions[]).map((option) => `${String(property.displayOptions?.show?.resource?.[0])}.${String(option.value)}`))
+    .sort();
+}
+
+let documented: DocumentedOperation[];
+
+beforeAll(async () => {
+  documented = documentedOperations(await servedOpenApiDocument('http://purser.test'));
+}, 120_000);
+
+function documentedAs(request: RecordedRequest): DocumentedOperation | undefined {
+  const path = new URL(request.url).pathname;
+  return documented.find((operation) => operation.method === request.method && operation.pattern.test(path));
+}
+
+describe('the Purser node’s operations', () => {
+  it('are exactly those its description offers, each with an example here', () => {
+    const offered = operationsOfDescription(node.description.properties);
+    const implemented = Object.entries(OPERATIONS).flatMap(([resource, operations]) => Object.keys(operations).map((operation) => `${resource}.${operation}`)).sort();
+    expect(implemented).toEqual(offered);
+    expect(Object.keys(EXAMPLES).sort()).toEqual(offered);
+  });
+
+  it('call only endpoints of Purser’s OpenAPI document, the owner’s with the owner credential', async () => {
+    for (const [name, example] of Object.entries(EXAMPLES)) {
+      const [resource, operation] = name.split('.') as [string, string];
+      const { requests } = await run({ parameters: { resource, operation, ...example.parameters }, answers: () => ({ body: example.answer }) });
+      expect(requests.length, name).toBeGreaterThan(0);
+      for (const request of requests) {
+        expect(request.credentialType, name).toBe(OWNER_OPERATIONS.includes(operation) ? 'purserOwnerApi' : 'purserApi');
+        expect(documentedAs(request), `${name}: ${request.method} ${new URL(request.url).pathname}`).toBeDefined();
+      }
+    }
+  });
+
+  it('name the owner credential in the description for exactly the owner’s operations', () => {
+    const credentials = node.description.credentials ?? [];
+    expect(credentials.find((credential) => credential.name === 'purserOwnerApi')?.displayOptions?.show?.operation).toEqual(OWNER_OPERATIONS);
+    expect(credentials.find((credential) => credential.name === 'purserApi')?.displayOptions?.hide?.operation).toEqual(OWNER_OPERATIONS);
+    const offered = operationsOfDescription(node.description.properties).map((name) => name.split('.')[1]!);
+    // No other resource has an operation of the same value, so the operation alone picks the credential.
+    for (const operation of OWNER_OPERATIONS) expect(offered.filter((value) => value === operation), operation).toHaveLength(1);
+  });
+
+  it('describe every operation with an action and a sentence an LLM can act on', () => {
+    for (const property of node.description.properties.filter((candidate) => candidate.name === 'operation')) {
+      for (const option of property.options as INodePropertyOptions[]) {
+        expect(option.action, String(option.value)).toMatch(/^[A-Z]/);
+        expect((option.description ?? '').length, String(option.value)).toBeGreaterThan(40);
+      }
+    }
+    expect(node.description.usableAsTool).toBe(true);
+  });
+});
+
+describe('Payment → Create', () => {
+  const pay = (items: IDataObject[], runIndex: number, keyDerivation?: string) =>
+    run({
+      items,
+      runIndex,
+      parameters: (itemIndex) => ({
+        resource: 'payment',
+        operation: 'create',
+        amount: items[itemIndex]!.amount as number,
+        toAddress: '0xabc',
+        currency: 'USDC',
+        options: keyDerivation ? { keyDerivation } : {},
+      }),
+      answers: () => ({ statusCode: 202, body: { ...PAYMENT, status: 'pending_approval' } }),
+    });
+
+  it('sends the same key for an item that comes back through a loop, whatever its run and position', async () => {
+    const first = await pay([{ amount: 1 }, { amount: 2 }, { amount: 3 }], 0);
+    const keys = first.requests.map((request) => request.headers?.['Idempotency-Key']);
+    expect(new Set(keys).size).toBe(3);
+    // The payment of 2 settled; 1 and 3 come back through Wait in the next run of the node.
+    const second = await pay([{ amount: 1 }, { amount: 3 }], 1);
+    expect(second.requests.map((request) => request.headers?.['Idempotency-Key'])).toEqual([keys[0], keys[2]]);
+    expect(second.output.map((item) => item.json.idempotency_key)).toEqual([keys[0], keys[2]]);
+  });
+
+  it('sends a new key on every run with Derive Key From set to Run and Item', async () => {
+    const first = await pay([{ amount: 1 }], 0, 'runAndItem');
+    const second = await pay([{ amount: 1 }], 1, 'runAndItem');
+    expect(first.requests[0]!.headers?.['Idempotency-Key']).not.toBe(second.requests[0]!.headers?.['Idempotency-Key']);
+  });
+
+  it('sends the key set under Options as it is', async () => {
+    const { requests } = await run({
+      parameters: { resource: 'payment', operation: 'create', amount: 1, toAddress: '0xabc', currency: 'USDC', options: { idempotencyKey: 'order-1001' } },
+      answers: () => ({ body: PAYMENT }),
+    });
+    expect(requests[0]!.headers).toEqual({ 'Idempotency-Key': 'order-1001' });
+  });
+});
+
+describe('Payment → Get', () => {
+  it('reads one payment by intent ID or by idempotency key, and pays nothing', async () => {
+    const byId = await run({ parameters: { resource: 'payment', operation: 'get', lookUpBy: 'intentId', intentId: ` ${INTENT_ID} ` }, answers: () => ({ body: PAYMENT }) });
+    expect(byId.requests).toEqual([{ method: 'GET', url: `https://purser.test/functions/v1/mcp-server/payment/${INTENT_ID}`, credentialType: 'purserApi' }]);
+    expect(byId.output[0]!.json).toEqual(PAYMENT);
+    const byKey = await run({ parameters: { resource: 'payment', operation: 'get', lookUpBy: 'idempotencyKey', idempotencyKey: 'order-1001' }, answers: () => ({ body: PAYMENT }) });
+    expect(byKey.requests).toEqual([{ method: 'GET', url: 'https://purser.test/functions/v1/mcp-server/payment', qs: { idempotency_key: 'order-1001' }, credentialType: 'purserApi' }]);
+  });
+});
+
+describe('the owner’s operations', () => {
+  it('approve and reject a payment with the reason given, and suspend and resume an agent named by its DID', async () => {
+    const approve = await run({ parameters: { resource: 'payment', operation: 'approve', intentId: INTENT_ID, reason: 'Within budget' }, answers: () => ({ body: { id: INTENT_ID } }) });
+    expect(approve.requests[0]).toMatchObject({ method: 'POST', url: `https://purser.test/api/v1/intents/${INTENT_ID}/approve`, body: { reason: 'Within budget' } });
+    const reject = await run({ parameters: { resource: 'payment', operation: 'reject', intentId: INTENT_ID, reason: '' }, answers: () => ({ body: { id: INTENT_ID } }) });
+    expect(reject.requests[0]).toMatchObject({ method: 'POST', url: `https://purser.test/api/v1/intents/${INTENT_ID}/reject`, body: {} });
+    const suspend = await run({ parameters: { resource: 'agent', operation: 'suspend', agent: `did:agnic:${AGENT_ID}` }, answers: () => ({ body: {} }) });
+    expect(suspend.requests[0]).toMatchObject({ method: 'POST', url: `https://purser.test/api/v1/agents/${AGENT_ID}/suspend` });
+    const resume = await run({ parameters: { resource: 'agent', operation: 'resume', agent: AGENT_ID }, answers: () => ({ body: {} }) });
+    expect(resume.requests[0]).toMatchObject({ method: 'POST', url: `https://purser.test/api/v1/agents/${AGENT_ID}/reactivate` });
+  });
+
+  it('refuse an agent that is neither an agent ID nor a DID before calling Purser', async () => {
+    await expect(run({ parameters: { resource: 'agent', operation: 'suspend', agent: 'my agent' }, answers: [] })).rejects.toThrow(/neither an agent ID nor an agent DID/);
+  });
+
+  it('list every pending payment, a page at a time, with Return All', async () => {
+    const pages: ScriptedAnswer[] = [
+      { body: { intents: [{ id: 'a' }, { id: 'b' }], nextCursor: 'c1' } },
+      { body: { intents: [{ id: 'c' }], nextCursor: null } },
+    ];
+    const { output, requests } = await run({ parameters: { resource: 'payment', operation: 'getPending', returnAll: true, filters: { agent: `did:agnic:${AGENT_ID}` } }, answers: pages });
+    expect(output.map((item) => item.json.id)).toEqual(['a', 'b', 'c']);
+    expect(requests.map((request) => request.qs)).toEqual([
+      { status: 'pending_approval', limit: 100, agentId: AGENT_ID },
+      { status: 'pending_approval', limit: 100, agentId: AGENT_ID, cursor: 'c1' },
+    ]);
+  });
+});
+
+describe('Transaction → Get Many', () => {
+  const transactions = (count: number, from = 0) => Array.from({ length: count }, (_, index) => ({ id: `t${from + index}` }));
+
+  it('follows next_cursor to the last page with Return All', async () => {
+    const { output, requests } = await run({
+      parameters: { resource: 'transaction', operation: 'getAll', returnAll: true },
+      answers: [{ body: { transactions: transactions(50), next_cursor: 'p2' } }, { body: { transactions: transactions(7, 50), next_cursor: null } }],
+    });
+    expect(output).toHaveLength(57);
+    expect(requests.map((request) => request.qs)).toEqual([{ limit: 50 }, { limit: 50, cursor: 'p2' }]);
+  });
+
+  it('stops at the limit', async () => {
+    const { output } = await run({ parameters: { resource: 'transaction', operation: 'getAll', returnAll: false, limit: 3 }, answers: [{ body: { transactions: transactions(50) } }] });
+    expect(output.map((item) => item.json.id)).toEqual(['t0', 't1', 't2']);
+  });
+
+  it('fails rather than stop silently at 50 when Purser answers no cursor', async () => {
+    await expect(run({ parameters: { resource: 'transaction', operation: 'getAll', returnAll: true }, answers: [{ body: { transactions: transactions(50) } }] })).rejects.toThrow(/only the latest 50/);
+    const few = await run({ parameters: { resource: 'transaction', operation: 'getAll', returnAll: true }, answers: [{ body: { transactions: transactions(12) } }] });
+    expect(few.output).toHaveLength(12);
+  });
+});
+
+describe('Paid Request', () => {
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+
+  it('puts a file the seller answered into binary data with its bytes, MIME type and name', async () => {
+    const { output } = await run({
+      parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid/chart.png?size=2', maxAmount: 0.02, method: 'GET', options: {} },
+      answers: () => ({
+        body: { status: 200, headers: { 'content-type': 'image/png' }, body: PNG.toString('base64'), body_encoding: 'base64', payment: { intent_id: INTENT_ID, status: 'settled' } },
+      }),
+    });
+    const [item] = output;
+    expect(Buffer.from(item!.binary!.data!.data, 'base64').equals(PNG)).toBe(true);
+    expect(item!.binary!.data).toMatchObject({ mimeType: 'image/png', fileName: 'chart.png' });
+    expect(item!.json).toMatchObject({ status: 200, payment: { status: 'settled' }, file: { field: 'data', file_name: 'chart.png', mime_type: 'image/png', size: PNG.length } });
+    expect(item!.json.body).toBeUndefined();
+  });
+
+  it('keeps text in the JSON output unless the Response Format is File', async () => {
+    const answer = { status: 200, headers: { 'content-type': 'text/csv; charset=utf-8' }, body: 'a,b\n1,2\n', body_encoding: 'utf8' };
+    const text = await run({ parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/data.csv', maxAmount: 1, method: 'GET', options: {} }, answers: () => ({ body: answer }) });
+    expect(text.output[0]!.binary).toBeUndefined();
+    expect(text.output[0]!.json.body).toBe('a,b\n1,2\n');
+    const file = await run({
+      parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/data.csv', maxAmount: 1, method: 'GET', options: { responseFormat: 'file', binaryPropertyName: 'csv' } },
+      answers: () => ({ body: answer }),
+    });
+    expect(Buffer.from(file.output[0]!.binary!.csv!.data, 'base64').toString('utf8')).toBe('a,b\n1,2\n');
+    expect(file.output[0]!.binary!.csv!.mimeType).toBe('text/csv');
+  });
+
+  it('keeps a payment that waits for approval (202) as JSON', async () => {
+    const { output } = await run({
+      parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid/chart.png', maxAmount: 1, method: 'GET', options: { responseFormat: 'file' } },
+      answers: () => ({ statusCode: 202, body: { intent_id: INTENT_ID, status: 'pending_approval' } }),
+    });
+    expect(output[0]!.binary).toBeUndefined();
+    expect(output[0]!.json).toMatchObject({ status: 'pending_approval' });
+  });
+
+  it('gets the price without paying: one call to the requirements endpoint, no idempotency key', async () => {
+    const { output, requests } = await run({
+      parameters: { resource: 'paidRequest', operation: 'getPrice', url: 'https://seller.test/paid', method: 'POST', body: '{"q":1}', headers: { header: [{ name: 'Accept', value: 'application/json' }] } },
+      answers: () => ({ body: EXAMPLES['paidRequest.getPrice']!.answer }),
+    });
+    expect(requests).toEqual([
+      {
+        method: 'POST',
+        url: 'https://purser.test/functions/v1/mcp-server/x402/requirements',
+        credentialType: 'purserApi',
+        body: { url: 'https://seller.test/paid', method: 'POST', headers: { Accept: 'application/json' }, body: '{"q":1}' },
+      },
+    ]);
+    expect(output[0]!.json).toMatchObject({ payment_required: true, price: '0.01', price_amount: 0.01 });
+  });
+});
+
+describe('the Purser Trigger', () => {
+  const trigger = new PurserTrigger();
+  const SECRET = `whsec_${Buffer.alloc(32, 7).toString('base64')}`;
+  const URL_OF_NODE = 'https://n8n.test/webhook/abc/webhook';
+
+  it('offers exactly the events an endpoint can subscribe to at Purser', () => {
+    const events = trigger.description.properties.find((property) => property.name === 'events')!.options as INodePropertyOptions[];
+    expect(events.map((event) => event.value).sort()).toEqual([...WEBHOOK_SUBSCRIBABLE_EVENTS].sort());
+  });
+
+  it('registers its URL for the chosen events on activation, keeps the secret, and deletes the endpoint on deactivation', async () => {
+    const fake = fakeN8n({
+      parameters: { events: ['settlement.completed', 'policy.violation'] },
+      webhookUrl: URL_OF_NODE,
+      answers: [{ statusCode: 201, body: { endpoint: { id: 'endpoint-1', url: URL_OF_NODE, events: ['policy.violation', 'settlement.completed'], enabled: true }, secret: SECRET } }, { body: { id: 'endpoint-1', deleted: true } }],
+    });
+    const hooks = trigger.webhookMethods.default;
+    expect(await hooks.checkExists.call(fake.context)).toBe(false);
+    expect(await hooks.create.call(fake.context)).toBe(true);
+    expect(fake.requests[0]).toMatchObject({ method: 'POST', url: 'https://purser.test/api/v1/webhooks', credentialType: 'purserOwnerApi', body: { url: URL_OF_NODE, events: ['settlement.completed', 'policy.violation'] } });
+    expect(fake.staticData).toEqual({ endpointId: 'endpoint-1', secret: SECRET });
+    expect(await hooks.delete.call(fake.context)).toBe(true);
+    expect(fake.requests[1]).toMatchObject({ method: 'DELETE', url: 'https://purser.test/api/v1/webhooks/endpoint-1' });
+    expect(fake.staticData).toEqual({});
+  });
+
+  it('finds its endpoint at Purser, and replaces one registered for other events', async () => {
+    const endpoint = { id: 'endpoint-1', url: URL_OF_NODE, events: ['settlement.completed'], enabled: true };
+    const same = fakeN8n({ parameters: { events: ['settlement.completed'] }, webhookUrl: URL_OF_NODE, staticData: { endpointId: 'endpoint-1', secret: SECRET }, answers: [{ body: endpoint }] });
+    expect(await trigger.webhookMethods.default.checkExists.call(same.context)).toBe(true);
+    const other = fakeN8n({
+      parameters: { events: ['settlement.completed', 'intent.created'] },
+      webhookUrl: URL_OF_NODE,
+      staticData: { endpointId: 'endpoint-1', secret: SECRET },
+      answers: [{ body: endpoint }, { body: { deleted: true } }],
+    });
+    expect(await trigger.webhookMethods.default.checkExists.call(other.context)).toBe(false);
+    expect(other.requests.map((request) => request.method)).toEqual(['GET', 'DELETE']);
+    const gone = fakeN8n({ parameters: { events: ['settlement.completed'] }, staticData: { endpointId: 'endpoint-1', secret: SECRET }, answers: [{ statusCode: 404, body: { error: { code: 'NOT_FOUND', message: 'Webhook endpoint not found' } } }] });
+    expect(await trigger.webhookMethods.default.checkExists.call(gone.context)).toBe(false);
+    expect(gone.staticData).toEqual({});
+  });
+
+  const event = { id: 'evt_1', type: 'settlement.completed', createdAt: '2026-01-01T00:00:00.000Z', data: { intent: { id: INTENT_ID } } };
+  const deliver = (body: object, headers: (raw: Buffer) => Record<string, string>, events = ['settlement.completed']) => {
+    const rawBody = Buffer.from(JSON.stringify(body));
+    const fake = fakeN8n({ parameters: { events }, staticData: { endpointId: 'endpoint-1', secret: SECRET }, request: { headers: headers(rawBody), rawBody } });
+    return trigger.webhook.call(fake.context).then((result) => ({ result, response: fake.response }));
+  };
+  const now = () => String(Math.floor(Date.now() / 1000));
+  const signed = (raw: Buffer, secret = SECRET, timestamp = now()) => ({
+    'webhook-id': 'evt_1',
+    'webhook-timestamp': timestamp,
+    'webhook-signature': `v1,${signDelivery(secret, 'evt_1', timestamp, raw)}`,
+  });
+
+  it('starts the workflow with the event when the signature is Purser’s', async () => {
+    const { result } = await deliver(event, (raw) => ({ ...signed(raw), 'webhook-signature': `v1a,ignored v1,${signDelivery(SECRET, 'evt_1', signed(raw)['webhook-timestamp'], raw)}` }));
+    expect(result.workflowData).toEqual([[{ json: event }]]);
+  });
+
+  it('answers 401 and starts nothing for a forged, altered, stale or unsigned delivery', async () => {
+    const forged = `whsec_${Buffer.alloc(32, 9).toString('base64')}`;
+    const cases: Array<(raw: Buffer) => Record<string, string>> = [
+      (raw) => signed(raw, forged),
+      (raw) => ({ ...signed(raw), 'webhook-id': 'evt_2' }),
+      (raw) => signed(raw, SECRET, String(Math.floor(Date.now() / 1000) - 600)),
+      (raw) => ({ ...signed(raw), 'webhook-signature': '' }),
+      () => ({}),
+    ];
+    for (const headers of cases) {
+      const { result, response } = await deliver(event, headers);
+      expect(result).toEqual({ noWebhookResponse: true });
+      expect(response.status).toBe(401);
+    }
+  });
+
+  it('acknowledges an event it was not asked for without starting the workflow', async () => {
+    const { result } = await deliver({ ...event, type: 'intent.created' }, (raw) => signed(raw));
+    expect(result.workflowData).toBeUndefined();
+  });
+});

@@ -1,0 +1,29 @@
+/** One run of each operation of the Purser node, with the answer its endpoint gives (for the unit tests). */
+import type { IDataObject } from 'n8n-workflow';
+
+export const INTENT_ID = '2f0c4a4e-8f0e-4f7b-9a51-0c6c1b7e9d3a';
+export const AGENT_ID = '0423e163-2809-4879-a27c-66df3ed4aa66';
+export const PAYMENT = { intent_id: INTENT_ID, status: 'settled', amount: 1.25, amount_exact: '1.25', currency: 'USDC' };
+
+/** By `resource.operation`. */
+export const EXAMPLES: Record<string, { parameters: IDataObject; answer: unknown }> = {
+  'agent.get': { parameters: {}, answer: { did: 'did:agnic:x' } },
+  'agent.resume': { parameters: { agent: `did:agnic:${AGENT_ID}` }, answer: { id: AGENT_ID, status: 'active' } },
+  'agent.suspend': { parameters: { agent: AGENT_ID }, answer: { id: AGENT_ID, status: 'suspended' } },
+  'paidRequest.fetch': {
+    parameters: { url: 'https://seller.test/paid', maxAmount: 0.02, method: 'GET', options: {} },
+    answer: { status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello', body_encoding: 'utf8', payment: null, payment_response: null },
+  },
+  'paidRequest.getPrice': {
+    parameters: { url: 'https://seller.test/paid', method: 'GET' },
+    answer: { url: 'https://seller.test/paid', payment_required: true, status: 402, recommended: { amount: '10000' }, accepts: [] },
+  },
+  'payment.approve': { parameters: { intentId: INTENT_ID, reason: 'ok' }, answer: { id: INTENT_ID, status: 'approved' } },
+  'payment.create': { parameters: { amount: 1.25, toAddress: '0xabc', currency: 'USDC', options: {} }, answer: PAYMENT },
+  'payment.get': { parameters: { lookUpBy: 'intentId', intentId: INTENT_ID }, answer: PAYMENT },
+  'payment.getPending': { parameters: { returnAll: false, limit: 10, filters: {} }, answer: { intents: [{ id: INTENT_ID }], nextCursor: null } },
+  'payment.reject': { parameters: { intentId: INTENT_ID }, answer: { id: INTENT_ID, status: 'rejected' } },
+  'transaction.getAll': { parameters: { returnAll: false, limit: 5 }, answer: { transactions: [{ id: 't1' }] } },
+  'wallet.getBalance': { parameters: {}, answer: { balances: {} } },
+};
+
