@@ -16,6 +16,8 @@ const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf
   peerDependencies?: Record<string, string>;
   scripts: Record<string, string>;
   license: string;
+  private?: boolean;
+  publishConfig?: Record<string, unknown>;
   n8n: { n8nNodesApiVersion: number; nodes: string[]; credentials: string[] };
 };
 
@@ -30,10 +32,15 @@ beforeAll(async () => {
 }, 120_000);
 
 describe('the packed n8n-nodes-purser', () => {
-  it('holds only dist/, README.md, LICENSE and package.json', () => {
-    const outside = packed.filter((path) => !path.startsWith('dist/') && !['README.md', 'LICENSE', 'package.json'].includes(path));
+  it('holds only dist/, README.md, CHANGELOG.md, LICENSE and package.json', () => {
+    const outside = packed.filter((path) => !path.startsWith('dist/') && !['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json'].includes(path));
     expect(outside).toEqual([]);
-    expect(packed).toEqual(expect.arrayContaining(['README.md', 'LICENSE', 'package.json']));
+    expect(packed).toEqual(expect.arrayContaining(['README.md', 'CHANGELOG.md', 'LICENSE', 'package.json']));
+  });
+
+  it('is publishable with provenance, as n8n requires of verified community nodes', () => {
+    expect(manifest.private).toBeUndefined();
+    expect(manifest.publishConfig).toEqual({ access: 'public', provenance: true });
   });
 
   it('ships compiled JavaScript and the icons, and no sources or tests', () => {
