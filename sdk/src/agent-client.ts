@@ -4,7 +4,7 @@
  * Every method answers an ApiPromise: await it for the data, or `.withResponse()` for the
  * answer's metadata too (request id, idempotent replay, rate limit).
  */
-import { ApiPromise, PagePromise, type WithResponse } from './api-promise';
+import { ApiPromise, type PagePromise, type WithResponse } from './api-promise';
 import { x402PriceCapErrorFrom } from './errors';
 import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';

@@ -4,7 +4,7 @@
  * type the handler. Every route authenticates the agent (plugin.ts) before it runs.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   AGENT_TRANSACTIONS_LIMIT,
   agentBalanceView,
