@@ -9,8 +9,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createAgentInput, createAgentResult, fundAgentInput, fundAgentResult, topUpWalletInput, topUpWalletResult } from '@purser/core';
 import { createAgent } from '../services/agents/create-agent';
-import { fundAgent } from '../services/wallets/fund-agent';
-import { mirrorFundingOnChain } from '../services/wallets/mirror-funding-on-chain';
+import { fundAgentAndMirror } from '../services/wallets/fund-agent';
 import { topUpWallet } from '../services/wallets/top-up-wallet';
 import type { AppDeps } from '../deps';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
@@ -46,13 +45,7 @@ export const functionsApiRoutes = [
     body: fundAgentInput,
     response: fundAgentResult,
     async handler({ deps, owner, body, idempotencyKey, reply }) {
-      const result = await fundAgent(
-        deps.db.prisma,
-        owner.userId,
-        { agentId: body.agent_id, amount: body.amount, currency: body.currency },
-        { idempotencyKey },
-      );
-      await mirrorFundingOnChain(deps, { agentId: body.agent_id, amount: body.amount, currency: body.currency, replayed: result.replayed });
+      const result = await fundAgentAndMirror(deps, owner.userId, { agentId: body.agent_id, amount: body.amount, currency: body.currency }, { idempotencyKey });
       if (result.replayed) reply.header('idempotent-replayed', 'true');
       return result.response;
     },

@@ -48,8 +48,7 @@ import { listOwnerApiKeys } from '../../services/api-keys/list-owner-api-key';
 import { revokeOwnerApiKey } from '../../services/api-keys/revoke-owner-api-key';
 import { listBudgetAlerts } from '../../services/budgets/list-budget-alerts';
 import { verifyAgentCredential } from '../../services/identity/verify-agent-credential';
-import { fundAgent } from '../../services/wallets/fund-agent';
-import { mirrorFundingOnChain } from '../../services/wallets/mirror-funding-on-chain';
+import { fundAgentAndMirror } from '../../services/wallets/fund-agent';
 import { getOwnerWallet } from '../../services/wallets/get-owner-wallet';
 import { listOwnerTransactions } from '../../services/wallets/list-owner-transactions';
 import { topUpWallet } from '../../services/wallets/top-up-wallet';
@@ -119,13 +118,7 @@ const wallet = [
     body: fundAgentInput,
     response: fundAgentResult,
     async handler({ deps, owner, body, idempotencyKey, reply }) {
-      const result = await fundAgent(
-        deps.db.prisma,
-        owner.userId,
-        { agentId: body.agent_id, amount: body.amount, currency: body.currency },
-        { idempotencyKey },
-      );
-      await mirrorFundingOnChain(deps, { agentId: body.agent_id, amount: body.amount, currency: body.currency, replayed: result.replayed });
+      const result = await fundAgentAndMirror(deps, owner.userId, { agentId: body.agent_id, amount: body.amount, currency: body.currency }, { idempotencyKey });
       if (result.replayed) reply.header('Idempotent-Replayed', 'true');
       return result.response;
     },

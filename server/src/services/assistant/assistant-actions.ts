@@ -23,9 +23,8 @@ import { createAgentInTransaction } from '../agents/create-agent';
 import { getAgent } from '../agents/get-agent';
 import { listAgents } from '../agents/list-agents';
 import { withIdempotency } from '../idempotency/with-idempotency';
-import { fundAgent } from '../wallets/fund-agent';
+import { fundAgentAndMirror } from '../wallets/fund-agent';
 import { getOwnerWallet } from '../wallets/get-owner-wallet';
-import { mirrorFundingOnChain } from '../wallets/mirror-funding-on-chain';
 import type { AppDeps } from '../../deps';
 import { CONFIRMATION_TTL_MS, confirmationLine, issueConfirmationToken, type ActionName, type ConfirmedAction } from './confirmation-token';
 
@@ -180,13 +179,12 @@ export async function executeAction(deps: ActionDeps, confirmed: ConfirmedAction
 
 async function executeFunding(deps: ActionDeps, confirmed: ConfirmedAction): Promise<string> {
   const input = fundAgentArgs.parse(confirmed.args);
-  const result = await fundAgent(
-    deps.db.prisma,
+  const result = await fundAgentAndMirror(
+    deps,
     confirmed.ownerId,
     { agentId: input.agent_id, amount: input.amount, currency: input.currency },
     { idempotencyKey: idempotencyKeyOf(confirmed) },
   );
-  await mirrorFundingOnChain(deps, { agentId: input.agent_id, amount: input.amount, currency: input.currency, replayed: result.replayed });
   const { wallet, agent_wallet: agentWallet } = result.response;
   const field = input.currency === 'USDC' ? 'balance_usdc_exact' : 'balance_usdt_exact';
   const balances = `Your wallet holds ${wallet[field]} ${input.currency}; the agent holds ${agentWallet[field]} ${input.currency}.`;

@@ -7,7 +7,24 @@ import { AppError, toDecimalString, type Currency, type FundAgentResult } from '
 import type { PrismaClient, TransactionClient } from '@purser/db';
 import { withIdempotency, type Idempotent } from '../idempotency/with-idempotency';
 import { insufficientFunds, isOverdraft } from '../ledger/post-ledger-transaction';
+import type { AppDeps } from '../../deps';
+import { mirrorFundingOnChain } from './mirror-funding-on-chain';
 import { toAgentWalletBalanceView, toOwnerTransactionView, toOwnerWalletView } from './wallet-views';
+
+/**
+ * fundAgent, then its mirror on the sandbox chain (mirror-funding-on-chain.ts): what every
+ * surface that funds an agent does (REST, the edge function, tRPC, the assistant).
+ */
+export async function fundAgentAndMirror(
+  deps: Pick<AppDeps, 'db' | 'chain' | 'logger'>,
+  ownerId: string,
+  request: FundAgentRequest,
+  options: { idempotencyKey?: string | undefined } = {},
+): Promise<Idempotent<FundAgentResult>> {
+  const result = await fundAgent(deps.db.prisma, ownerId, request, options.idempotencyKey === undefined ? {} : { idempotencyKey: options.idempotencyKey });
+  await mirrorFundingOnChain(deps, { ...request, replayed: result.replayed });
+  return result;
+}
 
 export interface FundAgentRequest {
   agentId: string;

@@ -1,5 +1,4 @@
-import { fundAgent as fundOwnerAgent } from '../../services/wallets/fund-agent';
-import { mirrorFundingOnChain } from '../../services/wallets/mirror-funding-on-chain';
+import { fundAgentAndMirror } from '../../services/wallets/fund-agent';
 import { ownerProcedure } from '../init';
 import { fundAgentProcedureInput, fundAgentProcedureOutput } from './fund-agent.types';
 
@@ -7,12 +6,11 @@ export const fundAgent = ownerProcedure
   .input(fundAgentProcedureInput)
   .output(fundAgentProcedureOutput)
   .mutation(async ({ ctx, input }) => {
-    const result = await fundOwnerAgent(
-      ctx.db.prisma,
+    const result = await fundAgentAndMirror(
+      ctx,
       ctx.owner.userId,
       { agentId: input.agent_id, amount: input.amount, currency: input.currency },
       { idempotencyKey: input.idempotency_key },
     );
-    await mirrorFundingOnChain(ctx, { agentId: input.agent_id, amount: input.amount, currency: input.currency, replayed: result.replayed });
     return result.response;
   });
