@@ -7,13 +7,12 @@
 import type { IDataObject, INodeExecutionData, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core';
-import { servedOpenApiDocument } from '@purser/server/testing';
 import { OPERATIONS, OWNER_OPERATIONS, Purser } from '../nodes/Purser/Purser.node';
 import { signDelivery } from '../nodes/PurserTrigger/verifySignature';
 import { PurserTrigger } from '../nodes/PurserTrigger/PurserTrigger.node';
 import { fakeN8n, type FakeN8nOptions, type RecordedRequest, type ScriptedAnswer } from '../test/support/fake-n8n';
 import { AGENT_ID, EXAMPLES, INTENT_ID, PAYMENT } from '../test/support/operation-examples';
-import { documentedOperations, type DocumentedOperation } from '../test/support/openapi-operations';
+import { documentedOperations, servedOpenApiDocument, type DocumentedOperation } from '@purser/server/testing';
 
 const node = new Purser();
 

@@ -8,7 +8,7 @@
 export { startTemporalTestEnv, type TemporalTestEnv, type TemporalTestEnvOptions, type WorkerProcess } from '../test/support/temporal-env';
 export { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from '../test/support/paying-agents';
 export { docRecipe, EXAMPLE_DID, EXAMPLE_URL, fillIn } from '../test/support/doc-recipes';
-export { servedOpenApiDocument } from '../test/support/openapi-document';
+export { documentedOperations, operationAt, servedOpenApiDocument, type DocumentedOperation } from '../test/support/openapi-document';
 export { createInvitation } from './services/invitations/create-invitation';
 export { verifyAuditExport } from './services/audit/verify-audit-export';
 export { verifyLedger } from './services/ledger/verify-ledger';
