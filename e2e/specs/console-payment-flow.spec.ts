@@ -1,7 +1,8 @@
 // One payment in the console (/dashboard/payments/:intentId): an owner signed up over the API
 // funds an agent that pays through the agent API; the payment's page draws its workflow with
-// every settled step completed (approval and release skipped), shows a step's detail on click
-// and on Enter, lists the ledger entries the payment posted, and passes the page checks.
+// every settled step completed (approval and release skipped), shows its signed receipt and a
+// step's detail on click and on Enter, lists the ledger entries the payment posted, and passes
+// the page checks.
 // Another owner's payment, like an unknown id, is "Payment not found".
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { agentPay, createFundedAgent, PAYEE } from '../support/agents';
@@ -66,6 +67,13 @@ test.describe('a payment in the console', () => {
     // A settled payment can no longer be decided on or cancelled.
     await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Cancel payment' })).toHaveCount(0);
+
+    // A settled payment has its signed receipt: a compact JWS to copy, and where its keys are.
+    const receipt = page.getByRole('region', { name: 'Receipt' });
+    await expect(receipt.getByRole('heading', { level: 2, name: 'Receipt' })).toBeVisible();
+    await expect(receipt.getByTestId('payment-receipt-jws')).toHaveText(/^[\w-]+\.[\w-]+\.[\w-]+$/);
+    await expect(receipt).toContainText('/.well-known/jwt-vc-issuer');
+    await expect(receipt.getByRole('button', { name: 'Copy receipt' })).toBeEnabled();
 
     // A click shows a step's detail; so does Enter on a focused step.
     await node(page, 'capture').click();

@@ -15,6 +15,7 @@ import type {
   AgentPaymentBody,
   AgentTransaction,
   AgentTransactionList,
+  PaymentReceipt,
   X402FetchBody,
   X402FetchResult,
   X402ProxyBody,
@@ -125,6 +126,11 @@ export class PurserAgentClient {
   /** payment(), by the idempotency key the payment was made with. */
   paymentByKey(idempotencyKey: string, options?: RequestOptions): ApiPromise<AgentPayment> {
     return this.transport.call<AgentPayment>(op.agentPaymentByKey, { query: { idempotency_key: idempotencyKey }, options });
+  }
+
+  /** The receipt of one of the agent's settled payments, signed by the deployment's issuer key. */
+  paymentReceipt(intentId: string, options?: RequestOptions): ApiPromise<PaymentReceipt> {
+    return this.transport.call<PaymentReceipt>(op.agentPaymentReceipt, { params: { intentId }, options });
   }
 
   /**

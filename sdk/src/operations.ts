@@ -101,6 +101,7 @@ const table = {
   listIntents: owner('GET', '/intents'),
   getIntent: owner('GET', '/intents/{intentId}'),
   getPaymentDetail: owner('GET', '/intents/{intentId}/detail'),
+  getPaymentReceipt: owner('GET', '/intents/{intentId}/receipt'),
   getIntentProgress: owner('GET', '/intents/{intentId}/progress'),
   attachIntentPolicy: owner('POST', '/intents/{intentId}/policy'),
   approveIntent: owner('POST', '/intents/{intentId}/approve'),
@@ -125,6 +126,7 @@ const table = {
   agentPayment: agent('POST', '/payment', MONEY),
   agentPaymentStatus: agent('GET', '/payment/{intentId}'),
   agentPaymentByKey: agent('GET', '/payment'),
+  agentPaymentReceipt: agent('GET', '/payment/{intentId}/receipt'),
   agentTransactions: agent('GET', '/transactions'),
   agentInfo: agent('GET', '/info'),
   // Not read-only: it calls the seller's URL, with the method and body the agent chose.

@@ -46,6 +46,7 @@ import type {
   OwnerWallet,
   PauseAllAgentsResult,
   PaymentDetail,
+  PaymentReceipt,
   Policy,
   PolicyChanges,
   PolicyList,
@@ -181,6 +182,8 @@ function intentsApi(t: Transport) {
     get: (intentId: string, options?: RequestOptions) => t.call<Intent>(op.getIntent, { params: intent(intentId), options }),
     /** One payment in full: its agent, rail operation, events, ledger entries, webhook deliveries, audit entries and workflow. */
     detail: (intentId: string, options?: RequestOptions) => t.call<PaymentDetail>(op.getPaymentDetail, { params: intent(intentId), options }),
+    /** A settled payment's receipt, signed by the deployment's issuer key (verify it with its published keys). */
+    receipt: (intentId: string, options?: RequestOptions) => t.call<PaymentReceipt>(op.getPaymentReceipt, { params: intent(intentId), options }),
     /** The payment workflow's current step and step history. */
     progress: (intentId: string, options?: RequestOptions) => t.call<IntentProgress>(op.getIntentProgress, { params: intent(intentId), options }),
     /** Attaches a policy to an intent before its gate decides. */

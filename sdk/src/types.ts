@@ -53,6 +53,7 @@ import type {
   ownerWalletView,
   pauseAllAgentsResult,
   paymentDetailView,
+  paymentReceiptView,
   policyChanges,
   policyListView,
   policyView,
@@ -162,6 +163,8 @@ export type IntentList = z.output<typeof intentListView>;
 export type IntentProgress = z.output<typeof intentProgressView>;
 /** One payment in full: agent, rail operation, events, ledger entries, deliveries, audit entries, workflow. */
 export type PaymentDetail = z.output<typeof paymentDetailView>;
+/** A settled payment's receipt: a JWS signed by the deployment's issuer key, and where its keys are published. */
+export type PaymentReceipt = z.output<typeof paymentReceiptView>;
 
 // ---------------------------------------------------------------- webhooks
 

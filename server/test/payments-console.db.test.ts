@@ -26,7 +26,7 @@ import { capturePayment } from '../src/services/payments/settle-payment';
 import { authorizePayment } from '../src/services/payments/authorize-payment';
 import { createRails } from '../src/services/rails/create-rails';
 import { emitPaymentEvent } from '../src/services/webhooks/emit-payment-event';
-import { decodePaymentHeader } from '../src/services/x402/x402-messages';
+import { decodePaymentHeader, exactPayload } from '../src/services/x402/x402-messages';
 import { priceRequirement, signX402Authorization } from '../src/services/x402/x402-authorization';
 import { intentsRouter } from '../src/trpc/intents/router';
 import { realtimeRouter } from '../src/trpc/realtime/router';
@@ -390,7 +390,7 @@ describe('one payment in full', () => {
     };
     const priced = priceRequirement(requirement, 1, t.deps.chain.info, 300);
     paymentHeader = await signX402Authorization({ account: payer, requirement, priced, domain: { name: 'USDC', version: '2' } });
-    const decoded = decodePaymentHeader(paymentHeader).payload;
+    const decoded = exactPayload(decodePaymentHeader(paymentHeader));
     signature = decoded.signature;
     await prisma.railOperation.create({
       data: {
@@ -450,7 +450,7 @@ describe('one payment in full', () => {
     const response = await get(`/api/v1/intents/${x402Id}/detail`);
     expect(response.statusCode, response.body).toBe(200);
     const detail = response.json() as PaymentDetailView;
-    const { authorization } = decodePaymentHeader(paymentHeader).payload;
+    const { authorization } = exactPayload(decodePaymentHeader(paymentHeader));
     expect(detail.rail).toEqual({
       rail: 'x402-base',
       reference: authorization.nonce,

@@ -9,9 +9,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import { decodePaymentSignatureHeader, encodePaymentRequiredHeader, encodePaymentResponseHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequired, PaymentRequirements } from '@x402/core/types';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,16 +223,20 @@ describe('a seller asking for a window of centuries', () => {
 });
 
 describe('a seller offering what Purser does not price exactly', () => {
-  it('is refused: another scheme, or a permit2 transfer; nothing signed', async () => {
+  it('is refused: another scheme, an upto offer naming no facilitator, an exact offer over permit2; nothing signed', async () => {
     const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
-    offers.set('/upto', { x402Version: 2, accepts: [v2({ scheme: 'upto' })] });
+    offers.set('/stream', { x402Version: 2, accepts: [v2({ scheme: 'stream' })] });
+    offers.set('/upto', { x402Version: 2, accepts: [v2({ scheme: 'upto', extra: { name: 'USDC', version: '2', assetTransferMethod: 'permit2' } })] });
     offers.set('/permit2', { x402Version: 2, accepts: [v2({ extra: { name: 'USDC', version: '2', assetTransferMethod: 'permit2' } })] });
     const before = await balances(agent);
 
     await run(async () => {
+      const stream = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/stream` });
+      expect(stream.status).toBe(422);
+      expect(stream.body.error?.code).toBe('RAIL_UNAVAILABLE');
       const upto = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/upto` });
       expect(upto.status).toBe(422);
-      expect(upto.body.error?.code).toBe('RAIL_UNAVAILABLE');
+      expect(upto.body.error).toMatchObject({ code: 'X402_REFUSED', message: expect.stringContaining('facilitator') });
       const permit2 = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/permit2` });
       expect(permit2.status).toBe(422);
       expect(permit2.body.error).toMatchObject({ code: 'X402_REFUSED', message: expect.stringContaining('EIP-3009') });
@@ -242,7 +244,7 @@ describe('a seller offering what Purser does not price exactly', () => {
       expect(signUpto.status).toBe(422);
       expect(signUpto.body.error?.code).toBe('X402_REFUSED');
     });
-    for (const path of ['/upto', '/permit2']) await expectUntouched(agent, before, path);
+    for (const path of ['/stream', '/upto', '/permit2']) await expectUntouched(agent, before, path);
   });
 });
 

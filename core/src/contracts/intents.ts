@@ -328,13 +328,16 @@ export const LEDGER_ACCOUNT_KINDS = ['owner', 'agent', 'hold', 'external'] as co
 const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 
 /**
- * The EIP-3009 authorisation an x402 payment signed, decoded from what was stored at signing:
- * payer, payee, value in dollars and its validity window. Never the signature.
+ * The authorisation an x402 payment signed, decoded from what was stored at signing: payer,
+ * payee, value in dollars and its validity window. Never the signature. `exact` signs an
+ * EIP-3009 transfer of exactly `value`; `upto` a Permit2 transfer of at most `value`, of which
+ * the seller settled what was used (the payment's amount).
  */
 export const paymentAuthorizationView = z.object({
+  scheme: z.enum(['exact', 'upto']),
   from: z.string(),
   to: z.string(),
-  /** Decimal dollars, full precision. */
+  /** Decimal dollars, full precision: the price (`exact`) or the most that may move (`upto`). */
   value: z.string(),
   validAfter: z.string(),
   validBefore: z.string(),
@@ -410,3 +413,65 @@ export const paymentDetailView = z.object({
   }),
 });
 export type PaymentDetailView = z.infer<typeof paymentDetailView>;
+
+// ---------------------------------------------------------------- receipts
+
+/**
+ * The JOSE `typ` of a payment receipt (explicit typing, RFC 8725 section 3.11): a verifier that
+ * checks it cannot take a receipt for an agent credential or the other way round.
+ */
+export const PAYMENT_RECEIPT_TYP = 'purser-receipt+jwt';
+export const PAYMENT_NOT_SETTLED_MESSAGE = 'The payment has not settled; it has no receipt yet';
+
+/**
+ * What a receipt states: the JWT claims Purser signs for one settled payment. Registered claims
+ * say who (iss: the deployment, sub: the paying agent's DID), which (jti: the intent id) and when
+ * (iat: the settlement, so the same payment always yields the same receipt); `receipt` holds the
+ * settled facts, amounts as exact decimal strings and atomic units (6 decimals).
+ */
+export const paymentReceiptClaims = z.object({
+  iss: z.string(),
+  sub: z.string(),
+  jti: z.string(),
+  iat: z.number().int(),
+  receipt: z.object({
+    intent_id: z.string(),
+    /** Decimal dollars, full precision, e.g. "2.5". */
+    amount: z.string(),
+    /** The same amount in atomic units (1 USDC = 1000000), as a decimal integer string. */
+    amount_atomic: z.string().regex(/^\d+$/),
+    currency: z.enum(CURRENCIES),
+    rail: railSchema,
+    /** True on simulators and test chains: no real money moved. */
+    sandbox: z.boolean(),
+    to_address: z.string().nullable(),
+    merchant: z.string().nullable(),
+    /** The on-chain transaction hash (x402 on Base), otherwise the rail's own reference; null when the rail recorded none. */
+    settlement_reference: z.string().nullable(),
+    settled_at: z.string(),
+    /** x402 payments: what was paid for, as the seller's requirement named it. */
+    x402: z
+      .object({
+        resource_url: z.string().optional(),
+        scheme: z.string().optional(),
+        /** CAIP-2 (e.g. eip155:84532) or the x402 v1 network name. */
+        network: z.string().optional(),
+      })
+      .optional(),
+  }),
+});
+export type PaymentReceiptClaims = z.infer<typeof paymentReceiptClaims>;
+
+/**
+ * A payment's receipt as the owner API, the agent API and the console answer it: the compact JWS
+ * and where its key is published. `issuer_metadata_url` is the SD-JWT VC issuer metadata
+ * (/.well-known/jwt-vc-issuer), whose `jwks` member holds the keys; it is not itself a JWKS.
+ */
+export const paymentReceiptView = z.object({
+  /** Compact JWS: header { alg: EdDSA, typ: purser-receipt+jwt, kid }, payload paymentReceiptClaims. */
+  receipt: z.string(),
+  issuer: z.string(),
+  kid: z.string(),
+  issuer_metadata_url: z.string(),
+});
+export type PaymentReceiptView = z.infer<typeof paymentReceiptView>;

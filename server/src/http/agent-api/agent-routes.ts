@@ -15,6 +15,7 @@ import {
   agentPaymentView,
   agentTransactionsPage,
   agentTransactionsQuery,
+  paymentReceiptView,
   x402FetchInput,
   x402ProxyInput,
   x402RequirementsInput,
@@ -29,6 +30,7 @@ import { getAgentBalance } from '../../services/agent-api/get-agent-balance';
 import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { getAgentPayment } from '../../services/agent-api/get-agent-payment';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
+import { issuePaymentReceipt } from '../../services/payments/issue-payment-receipt';
 import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
 import type { AppDeps } from '../../deps';
 import type { DocumentedRoute } from '../api-v1/openapi';
@@ -99,6 +101,17 @@ export const agentRoutes: AgentRoute[] = [
     params: agentPaymentParams,
     response: agentPaymentView,
     handler: async ({ deps, agent, params }) => ({ body: await getAgentPayment(deps, agent, { intentId: params.intentId }) }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/payment/:intentId/receipt',
+    operationId: 'agentPaymentReceipt',
+    summary: 'The receipt of one of the agent’s settled payments: a JWS signed with the platform issuer key, for a third party to verify with the keys at /.well-known/jwt-vc-issuer',
+    description:
+      'The same receipt the owner sees, signed over the payment’s settled facts (`typ` `purser-receipt+jwt`, `alg` EdDSA); the same payment always answers the same receipt. A payment that has not settled answers 409 `CONFLICT`; another agent’s payment is 404 `NOT_FOUND`.',
+    params: agentPaymentParams,
+    response: paymentReceiptView,
+    handler: async ({ deps, agent, params }) => ({ body: await issuePaymentReceipt(deps, { ownerId: agent.ownerId, agentId: agent.agentId }, params.intentId) }),
   }),
   defineAgentRoute({
     method: 'GET',

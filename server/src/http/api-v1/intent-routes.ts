@@ -13,6 +13,7 @@ import {
   intentView,
   listIntentsInput,
   paymentDetailView,
+  paymentReceiptView,
 } from '@purser/core';
 import { attachIntentPolicy } from '../../services/intents/attach-intent-policy';
 import { cancelIntent } from '../../services/intents/cancel-intent';
@@ -22,6 +23,7 @@ import { getIntent } from '../../services/intents/get-intent';
 import { getIntentProgress } from '../../services/intents/get-intent-progress';
 import { getPaymentDetail } from '../../services/intents/get-payment-detail';
 import { listIntents } from '../../services/intents/list-intents';
+import { issuePaymentReceipt } from '../../services/payments/issue-payment-receipt';
 import { defineRoute, type ApiRoute } from './define-route';
 
 const intentParams = z.object({ intentId: z.uuid({ error: 'Intent id must be a UUID' }) });
@@ -73,6 +75,18 @@ export const intentRoutes = [
     params: intentParams,
     response: paymentDetailView,
     handler: ({ deps, owner, params }) => getPaymentDetail(deps, owner.userId, params.intentId),
+  }),
+  defineRoute({
+    method: 'GET',
+    path: '/intents/:intentId/receipt',
+    operationId: 'getPaymentReceipt',
+    summary: "A settled payment's receipt: a JWS signed with the platform issuer key, verifiable with the keys at /.well-known/jwt-vc-issuer",
+    description:
+      "The compact JWS (`typ` `purser-receipt+jwt`, `alg` EdDSA) states the payment's settled facts: intent id, amount (decimal and atomic units), currency, rail, payee, settlement reference and time, and for x402 payments the resource paid for. The same payment always answers the same receipt. A payment that has not settled answers 409 `CONFLICT`.",
+    tag: 'Payment intents',
+    params: intentParams,
+    response: paymentReceiptView,
+    handler: ({ deps, owner, params }) => issuePaymentReceipt(deps, { ownerId: owner.userId }, params.intentId),
   }),
   defineRoute({
     method: 'GET',

@@ -9,7 +9,7 @@
  * to the configured network (Base Sepolia, Base).
  */
 import type { FacilitatorClient } from '@x402/core/server';
-import type { Account, Address, Hex, PublicClient } from 'viem';
+import type { Account, Address, Hex, LocalAccount, PublicClient } from 'viem';
 import type { SupervisedStatus } from '../../health';
 
 /** CAIP-2 network id, as x402 v2 names networks: `eip155:84532` is Base Sepolia. */
@@ -60,6 +60,23 @@ export interface EvmChain {
    * Resolves with the transaction; rejects if it reverted (e.g. the seller used it first).
    */
   cancelAuthorization(request: { authorizer: Address; nonce: Hex; signature: Hex; sender?: Account }): Promise<Hex>;
+  /** Permit2's unordered nonce of `owner`: true once used by a transfer or invalidated. */
+  permit2NonceUsed(owner: Address, nonce: bigint): Promise<boolean>;
+  /**
+   * The transfer that used an `upto` authorisation (Permit2 nonce `nonce` of `owner`, paying
+   * `payTo`), searched from `fromBlock`: its transaction and the USDC it moved from `owner` to
+   * `payTo`, read from the token's Transfer logs; null while none is found.
+   */
+  uptoSettlement(request: { owner: Address; payTo: Address; nonce: bigint; fromBlock: bigint }): Promise<{ transactionHash: Hex; amount: bigint } | null>;
+  /** USDC's allowance of `owner` to Permit2, and `owner`'s EIP-2612 permit nonce. */
+  permit2Allowance(owner: Address): Promise<{ allowance: bigint; permitNonce: bigint }>;
+  /**
+   * Submits USDC's EIP-2612 `permit(owner, Permit2, value, deadline, signature)` and waits for it:
+   * the chain's gas payer sends it (the owner pays no gas), else `sender`. Rejects if it reverted.
+   */
+  submitPermit2Allowance(request: { owner: Address; value: bigint; deadline: bigint; signature: Hex; sender?: Account }): Promise<Hex>;
+  /** Invalidates `account`'s Permit2 nonce (sent by the account itself, which pays the gas). */
+  invalidatePermit2Nonce(account: LocalAccount, nonce: bigint): Promise<Hex>;
   /** The USDC contract's EIP-712 domain (name, version): what authorisations are signed under. */
   usdcDomain(): Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }>;
   /** The latest block's number and timestamp (seconds): authorisation windows are chain time. */

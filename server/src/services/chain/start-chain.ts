@@ -8,14 +8,17 @@
  */
 import { dirname, join } from 'node:path';
 import { HTTPFacilitatorClient } from '@x402/core/server';
+import { PERMIT2_ADDRESS, x402UptoPermit2ProxyABI, x402UptoPermit2ProxyAddress } from '@x402/evm';
 import {
   type Address,
   type Chain,
   createPublicClient,
   createTestClient,
   createWalletClient,
+  decodeFunctionData,
   defineChain,
   type Hex,
+  isAddressEqual,
   http,
   parseEther,
   type PublicClient,
@@ -27,6 +30,7 @@ import type { Logger } from '../../logger';
 import { supervise } from '../../supervisor';
 import type { EvmChain, EvmNetwork, EvmNetworkInfo } from './evm-chain';
 import { fiatTokenAbi } from './fiat-token-abi';
+import { permit2Abi, permit2NonceSlot } from './permit2-abi';
 import { createLocalFacilitator } from './local-facilitator';
 import { type AnvilProcess, findFreePort, startAnvil } from './sandbox-anvil';
 import { initializeUsdc, installSandboxCode, installSandboxContracts, MULTICALL3_ADDRESS, usdcInitialized } from './sandbox-contracts';
@@ -257,6 +261,7 @@ interface ChainParts {
 
 function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPayer = sandbox?.admin ?? null, sandboxProcess = null, close }: ChainParts): EvmChain {
   const usdc = { address: info.usdcAddress, abi: fiatTokenAbi } as const;
+  const permit2 = { address: PERMIT2_ADDRESS, abi: permit2Abi } as const;
   let closed: Promise<void> | undefined;
   let domain: Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }> | undefined;
   async function authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint) {
@@ -304,6 +309,42 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPa
       if (receipt.status !== 'success') throw new Error(`cancelAuthorization reverted (${hash})`);
       return hash;
     },
+    async permit2NonceUsed(owner, nonce) {
+      const { wordPosition, mask } = permit2NonceSlot(nonce);
+      const word = await publicClient.readContract({ ...permit2, functionName: 'nonceBitmap', args: [owner, wordPosition] });
+      return (word & mask) !== 0n;
+    },
+    uptoSettlement: (request) => findUptoSettlement(publicClient, info.usdcAddress, request),
+    async permit2Allowance(owner) {
+      const [allowance, permitNonce] = await Promise.all([
+        publicClient.readContract({ ...usdc, functionName: 'allowance', args: [owner, PERMIT2_ADDRESS] }),
+        publicClient.readContract({ ...usdc, functionName: 'nonces', args: [owner] }),
+      ]);
+      return { allowance, permitNonce };
+    },
+    async submitPermit2Allowance({ owner, value, deadline, signature, sender }) {
+      const args = [owner, PERMIT2_ADDRESS, value, deadline, signature] as const;
+      let hash: Hex;
+      if (gasPayer) {
+        hash = await gasPayer.send((wallet) => wallet.writeContract({ ...usdc, functionName: 'permit', args }));
+      } else if (sender) {
+        const wallet = createWalletClient({ account: sender, chain: publicClient.chain!, transport: http(rpcUrl) });
+        hash = await wallet.writeContract({ ...usdc, functionName: 'permit', args });
+      } else {
+        throw new Error(`No account pays gas for Permit2 allowances on ${info.displayName}`);
+      }
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`USDC permit for Permit2 reverted (${hash})`);
+      return hash;
+    },
+    async invalidatePermit2Nonce(account, nonce) {
+      const { wordPosition, mask } = permit2NonceSlot(nonce);
+      const wallet = createWalletClient({ account, chain: publicClient.chain!, transport: http(rpcUrl) });
+      const hash = await wallet.writeContract({ ...permit2, functionName: 'invalidateUnorderedNonces', args: [wordPosition, mask] });
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      if (receipt.status !== 'success') throw new Error(`Permit2 invalidateUnorderedNonces reverted (${hash})`);
+      return hash;
+    },
     async usdcDomain() {
       domain ??= Promise.all([
         publicClient.readContract({ ...usdc, functionName: 'name' }),
@@ -319,6 +360,41 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPa
     },
     close: () => (closed ??= close()),
   };
+}
+
+/**
+ * The transaction that used an `upto` authorisation, and what it moved. The chain is the witness,
+ * not the seller: candidates are the token's Transfer logs from the owner to the payee; the one
+ * whose transaction called x402's upto proxy with this Permit2 nonce is it, and the amount is the
+ * sum of that transaction's Transfer logs from the owner to the payee. A transaction the proxy
+ * was reached through indirectly (a batching contract) is recognised instead by the nonce's bit
+ * flipping in that transaction's block.
+ */
+async function findUptoSettlement(
+  publicClient: PublicClient,
+  usdcAddress: Address,
+  { owner, payTo, nonce, fromBlock }: { owner: Address; payTo: Address; nonce: bigint; fromBlock: bigint },
+): Promise<{ transactionHash: Hex; amount: bigint } | null> {
+  const transfers = await publicClient.getContractEvents({ address: usdcAddress, abi: fiatTokenAbi, eventName: 'Transfer', args: { from: owner, to: payTo }, fromBlock, toBlock: 'latest' });
+  const byTransaction = new Map<Hex, { amount: bigint; blockNumber: bigint }>();
+  for (const log of transfers) {
+    const seen = byTransaction.get(log.transactionHash) ?? { amount: 0n, blockNumber: log.blockNumber };
+    byTransaction.set(log.transactionHash, { ...seen, amount: seen.amount + log.args.value! });
+  }
+  const { wordPosition, mask } = permit2NonceSlot(nonce);
+  const nonceSetAt = async (blockNumber: bigint) =>
+    ((await publicClient.readContract({ address: PERMIT2_ADDRESS, abi: permit2Abi, functionName: 'nonceBitmap', args: [owner, wordPosition], blockNumber })) & mask) !== 0n;
+  for (const [transactionHash, { amount, blockNumber }] of byTransaction) {
+    const transaction = await publicClient.getTransaction({ hash: transactionHash });
+    if (transaction.to && isAddressEqual(transaction.to, x402UptoPermit2ProxyAddress)) {
+      const call = decodeFunctionData({ abi: x402UptoPermit2ProxyABI, data: transaction.input });
+      const permit = (call.functionName === 'settle' ? call.args[0] : call.args[1]) as { nonce: bigint };
+      if (permit.nonce === nonce) return { transactionHash, amount };
+      continue;
+    }
+    if ((await nonceSetAt(blockNumber)) && !(await nonceSetAt(blockNumber - 1n))) return { transactionHash, amount };
+  }
+  return null;
 }
 
 /** Sandbox addresses get ETH for gas, should they ever send a transaction themselves. */

@@ -156,22 +156,27 @@ function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'ne
 
 /** The terms of the stored x402 payment header; null when it cannot be read as one. */
 function signedAuthorization(header: string): PaymentAuthorizationView | null {
-  let authorization;
+  let decoded;
   try {
-    ({ authorization } = decodePaymentHeader(header).payload);
+    decoded = decodePaymentHeader(header);
   } catch {
     return null;
   }
-  const validAfter = unixSecondsToIso(authorization.validAfter);
-  const validBefore = unixSecondsToIso(authorization.validBefore);
+  const terms =
+    decoded.scheme === 'upto'
+      ? (({ from, permitted, witness, deadline, nonce }) => ({ from, to: witness.to, value: permitted.amount, validAfter: witness.validAfter, validBefore: deadline, nonce }))(decoded.payload.permit2Authorization)
+      : decoded.payload.authorization;
+  const validAfter = unixSecondsToIso(terms.validAfter);
+  const validBefore = unixSecondsToIso(terms.validBefore);
   if (validAfter === null || validBefore === null) return null;
   return {
-    from: authorization.from,
-    to: authorization.to,
-    value: toDecimalString(BigInt(authorization.value)),
+    scheme: decoded.scheme,
+    from: terms.from,
+    to: terms.to,
+    value: toDecimalString(BigInt(terms.value)),
     validAfter,
     validBefore,
-    nonce: authorization.nonce,
+    nonce: terms.nonce,
   };
 }
 

@@ -6,6 +6,12 @@
  *
  * The payee of a ledger-rail payment to the address of another agent's wallet is that agent:
  * an internal custodial transfer. Any other payment leaves the platform: the external account.
+ *
+ * Most rails move exactly the held amount. An x402 `upto` payment holds the signed maximum and
+ * moves what the seller settled, as read from the chain (the rail's `capturedAmount`): its
+ * capture pays that amount and returns the rest of the hold to the agent in the same ledger
+ * transaction, and the intent's amount becomes what was paid (the maximum stays in its
+ * requirement and in the capture's audit entry).
  */
 import { type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
@@ -49,22 +55,26 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
   });
   const payerWalletId = row.agent.wallet!.id;
   const payee = row.rail === 'ledger' && row.toAddress ? await internalPayee(tx, row.toAddress, payerWalletId) : null;
+  const held = intent.amount;
+  const paid = await capturedAmount(tx, intentId, held);
 
   await lockAgentWallets(tx, payee ? [payerWalletId, payee.walletId] : [payerWalletId]);
   const holdAccount = await getOrCreateHoldAccount(tx, payerWalletId, intent.currency);
   const payeeAccount = payee ? (await getOrCreateAgentAccount(tx, payee.walletId, intent.currency)).id : externalAccountId(intent.currency);
+  const returned = held - paid;
   const capture = await postLedgerTransaction(tx, {
     type: 'payment_capture',
     description: payee ? `Payment to agent ${payee.agentId}` : `Payment to ${row.toAddress ?? 'merchant'}`,
     paymentIntentId: intentId,
     entries: [
-      { accountId: holdAccount, amount: -intent.amount, currency: intent.currency },
-      { accountId: payeeAccount, amount: intent.amount, currency: intent.currency },
+      { accountId: holdAccount, amount: -held, currency: intent.currency },
+      { accountId: payeeAccount, amount: paid, currency: intent.currency },
+      ...(returned > 0n ? [{ accountId: (await getOrCreateAgentAccount(tx, payerWalletId, intent.currency)).id, amount: returned, currency: intent.currency }] : []),
     ],
   });
   await tx.agentTransaction.updateMany({
     where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
-    data: { status: 'completed', ledgerTransactionId: capture.id },
+    data: { status: 'completed', ledgerTransactionId: capture.id, ...(returned > 0n ? { amount: paid } : {}) },
   });
   await recordChainSettlement(tx, intentId, intent.agentId);
   if (payee) {
@@ -72,7 +82,7 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
       data: {
         agentId: payee.agentId,
         type: 'payment_received',
-        amount: intent.amount,
+        amount: paid,
         currency: intent.currency,
         status: 'completed',
         category: row.category,
@@ -88,10 +98,28 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
   await transitionIntent(tx, intent, {
     to: 'settled',
     actor: PAYMENT_WORKFLOW_ACTOR,
-    data: { settledAt: new Date() },
-    audit: { ledger_transaction_id: capture.id, payee: payee ? `agent:${payee.agentId}` : 'external' },
+    data: { settledAt: new Date(), ...(returned > 0n ? { amount: paid } : {}) },
+    audit: {
+      ledger_transaction_id: capture.id,
+      payee: payee ? `agent:${payee.agentId}` : 'external',
+      ...(returned > 0n ? { held: held.toString(), paid: paid.toString(), returned: returned.toString() } : {}),
+    },
   });
   return { deliveryIds: await recordBudgetAlerts(tx, payment) };
+}
+
+/**
+ * What the rail moved: the held amount, or for an x402 `upto` payment the amount its settling
+ * transaction moved on chain. More than was held cannot be captured (the signed maximum is the
+ * hold, and Permit2 enforces it): such a reading is an error, never a larger capture.
+ */
+async function capturedAmount(tx: TransactionClient, intentId: string, held: bigint): Promise<bigint> {
+  const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
+  const captured = (operation?.details as Prisma.JsonObject | undefined)?.capturedAmount;
+  if (operation?.rail !== 'x402_base' || typeof captured !== 'string') return held;
+  const amount = BigInt(captured);
+  if (amount <= 0n || amount > held) throw new Error(`Payment intent ${intentId}: the chain moved ${captured}, outside the held ${held}`);
+  return amount;
 }
 
 /**

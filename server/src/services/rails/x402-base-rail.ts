@@ -1,6 +1,8 @@
 /**
- * x402 on Base: the agent pays a seller's HTTP 402 with an EIP-3009 authorisation signed by
- * its own EVM key (through `@x402/evm`), and the seller's facilitator submits it on chain.
+ * x402 on Base: the agent pays a seller's HTTP 402 with an authorisation signed by its own EVM
+ * key (through `@x402/evm`), and the seller's facilitator submits it on chain: for the `exact`
+ * scheme an EIP-3009 authorisation of the price; for `upto` a Permit2 authorisation of a maximum,
+ * of which the seller settles what was used.
  *
  * execute signs, once per intent, after the gate and the reserve have passed: the payment
  * header is recorded as a pending operation (details.paymentHeader) for /x402/sign-payment to
@@ -11,6 +13,12 @@
  * validBefore unused -> declined, so the workflow releases the held funds only once the header
  * can no longer move money. abandon cancels a pending authorisation on chain (EIP-3009
  * cancelAuthorization) when the payment must end early.
+ *
+ * `upto` differs in three places. Before signing, the agent's USDC allowance to Permit2 is set to
+ * what its open `upto` payments hold (this one included), never more (an EIP-2612 permit the
+ * chain's gas payer submits). Settled is read from the chain: Permit2's nonce used, and the USDC
+ * the settling transaction moved to the payee (`capturedAmount`, which the capture pays, returning
+ * the rest of the hold). Abandoning invalidates the Permit2 nonce, sent by the agent.
  */
 import { AppError, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
@@ -23,11 +31,13 @@ import {
   cancelAuthorizationOnChain,
   DEFAULT_X402_MAX_VALIDITY_SECONDS,
   priceRequirement,
+  setPermit2AllowanceOnChain,
   signX402Authorization,
   type AuthorizationTerms,
   type PricedRequirement,
 } from '../x402/x402-authorization';
-import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type Rail, type RailPayment, type StoredOperation } from './rail';
+import { paymentReference } from '../x402/x402-messages';
+import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type Rail, type RailDetails, type RailPayment, type StoredOperation } from './rail';
 
 /** How often a signed, not yet used authorisation is looked up on chain. */
 const AUTHORIZATION_POLL_MS = 1_000;
@@ -68,6 +78,8 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   const { prisma } = deps;
   const rail = { name: 'x402-base' as RailName, sandbox: deps.x402?.chain.info.sandbox ?? true };
   const maxValiditySeconds = deps.x402?.maxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS;
+  /** Per agent, the Permit2 allowance change in progress in this process. */
+  const allowanceQueue = new Map<string, Promise<void>>();
 
   /** The requirement as it will be signed, or why this rail cannot pay `payment`. */
   function priced(payment: RailPayment): { priced: PricedRequirement; x402: X402IntentMetadata } | { reason: string } {
@@ -112,6 +124,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   /** Resolves a pending operation once the chain says how it ended: used, cancelled or expired. */
   async function follow(operation: StoredOperation): Promise<StoredOperation> {
     if (operation.status !== 'pending') return operation;
+    if (operation.details.scheme === 'upto') return followUpto(operation);
     const { chain } = deps.x402!;
     const payer = operation.details.payer as Address;
     const nonce = operation.details.nonce as Hex;
@@ -137,9 +150,16 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
       // The state says it ended but its log is not visible yet: look again.
       return operation;
     }
-    // Expired once the chain's time has passed validBefore. A quiet chain (anvil mines only on
-    // demand) may show an old block; any block mined later is at least as late as the wall
-    // clock, so the clock past validBefore, by a margin for skew, is as good.
+    return expiredOrPending(operation);
+  }
+
+  /**
+   * Expired once the chain's time has passed validBefore. A quiet chain (anvil mines only on
+   * demand) may show an old block; any block mined later is at least as late as the wall clock,
+   * so the clock past validBefore, by a margin for skew, is as good.
+   */
+  async function expiredOrPending(operation: StoredOperation): Promise<StoredOperation> {
+    const { chain } = deps.x402!;
     const validBefore = BigInt(String(operation.details.validBefore));
     const { timestamp } = await chain.latestBlock();
     const clock = BigInt(Math.floor(Date.now() / 1000)) - (chain.info.sandbox ? SANDBOX_CLOCK_SKEW_S : CLOCK_SKEW_S);
@@ -154,6 +174,70 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   }
 
   /**
+   * An `upto` authorisation ends when its Permit2 nonce is used: by the seller's settlement (the
+   * chain says how much moved) or by the agent's invalidation (nothing moved); or when its
+   * deadline passes unused. Once it ended, the agent's Permit2 allowance shrinks to what its
+   * other open `upto` payments hold.
+   */
+  async function followUpto(operation: StoredOperation): Promise<StoredOperation> {
+    const { chain } = deps.x402!;
+    const payer = operation.details.payer as Address;
+    const nonce = BigInt(String(operation.details.nonce));
+    if (!(await chain.permit2NonceUsed(payer, nonce))) return afterUpto(await expiredOrPending(operation));
+    const search = { owner: payer, payTo: operation.details.payTo as Address, nonce };
+    const fromBlock = BigInt(String(operation.details.fromBlock));
+    // As for `exact`: a restarted sandbox chain may have replayed its history below fromBlock.
+    const settlement =
+      (await chain.uptoSettlement({ ...search, fromBlock }).catch((error: unknown) => {
+        if (chain.info.sandbox) return null;
+        throw error;
+      })) ?? (chain.info.sandbox ? await chain.uptoSettlement({ ...search, fromBlock: 0n }) : null);
+    let ended: StoredOperation;
+    if (settlement) {
+      ended = await resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: settlement.transactionHash, capturedAmount: settlement.amount.toString() });
+    } else if (typeof operation.details.cancelTransactionHash === 'string') {
+      ended = await resolveOperation(prisma, operation, {
+        status: 'declined',
+        declineCode: 'authorization_cancelled',
+        declineMessage: 'The signed payment was cancelled on chain before the seller redeemed it; nothing moved',
+      });
+    } else {
+      // The nonce is used but its transfer is not visible yet: look again.
+      return operation;
+    }
+    return afterUpto(ended);
+  }
+
+  /** Once an `upto` authorisation ended, the agent's Permit2 allowance shrinks to what it still holds. */
+  async function afterUpto(operation: StoredOperation): Promise<StoredOperation> {
+    if (operation.status !== 'pending') await syncPermit2Allowance(operation.details.agentId as string).catch(() => {});
+    return operation;
+  }
+
+  /**
+   * Sets the agent's Permit2 allowance to what its open `upto` payments hold: reserved, not yet
+   * settled or released, and not resolved on the rail. One process changes it at a time (the
+   * permit's nonce is the token's, per agent); a permit that lost a race with another process
+   * reverts, and the caller's step is retried.
+   */
+  function syncPermit2Allowance(agentId: string): Promise<void> {
+    const previous = allowanceQueue.get(agentId) ?? Promise.resolve();
+    const next = previous.catch(() => {}).then(async () => {
+      const [row] = await prisma.$queryRaw<Array<{ held: bigint }>>`
+        SELECT COALESCE(SUM(pi.amount), 0)::bigint AS held
+          FROM payment_intents pi LEFT JOIN rail_operations ro ON ro.payment_intent_id = pi.id
+         WHERE pi.agent_id = ${agentId}::uuid AND pi.rail = 'x402-base' AND pi.status = 'processing'
+           AND pi.reserved_at IS NOT NULL AND pi.settled_at IS NULL AND pi.released_at IS NULL
+           AND pi.metadata->'x402'->'requirement'->>'scheme' = 'upto'
+           AND (ro.id IS NULL OR ro.status = 'pending')`;
+      await setPermit2AllowanceOnChain(deps.x402!.chain, await agentAccount(agentId, { evenIfRevoked: true }), row!.held);
+    });
+    allowanceQueue.set(agentId, next);
+    void next.finally(() => allowanceQueue.get(agentId) === next && allowanceQueue.delete(agentId)).catch(() => {});
+    return next;
+  }
+
+  /**
    * Voids a pending authorisation on chain, then reads how it ended: cancelled, or used if the
    * seller redeemed it first (the cancel then reverts). Throws while the chain cannot tell.
    */
@@ -161,7 +245,13 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
     const current = await follow(operation);
     if (current.status !== 'pending') return current;
     try {
-      await cancelAuthorizationOnChain(deps.x402!.chain, await agentAccount(agentId, { evenIfRevoked: true }), current.details.nonce as Hex);
+      const account = await agentAccount(agentId, { evenIfRevoked: true });
+      if (current.details.scheme === 'upto') {
+        const hash = await deps.x402!.chain.invalidatePermit2Nonce(account, BigInt(String(current.details.nonce)));
+        await prisma.railOperation.updateMany({ where: { id: current.id, status: 'pending' }, data: { details: { ...current.details, cancelTransactionHash: hash } } });
+        return follow({ ...current, details: { ...current.details, cancelTransactionHash: hash } });
+      }
+      await cancelAuthorizationOnChain(deps.x402!.chain, account, current.details.nonce as Hex);
     } catch (error) {
       const after = await follow(current);
       if (after.status !== 'pending') return after;
@@ -208,6 +298,8 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
         }
         const { number: fromBlock } = await chain.latestBlock();
         const domain = await chain.usdcDomain();
+        // Permit2 may move no more than the agent's open `upto` payments hold, this one included.
+        if (price.scheme === 'upto') await syncPermit2Allowance(payment.payer.agentId);
         const header = await signX402Authorization({ account: await agentAccount(payment.payer.agentId), requirement: x402.requirement, priced: price, domain, resource: x402.resource });
         // The window is Purser's, counted from now: the header may not outlive it.
         const latestValidBefore = BigInt(Math.floor(Date.now() / 1000) + price.validitySeconds);
@@ -220,18 +312,22 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
           if (!(error instanceof AppError)) throw error;
           return { reference: `x402-refused-${payment.intentId}`, status: 'declined', declineCode: 'authorization_mismatch', declineMessage: error.message, details: { network: chain.info.network, payer } };
         }
-        const { authorization } = decoded.payload;
+        const window: RailDetails =
+          decoded.scheme === 'upto'
+            ? { validBefore: decoded.payload.permit2Authorization.deadline, maximum: price.amount.toString(), facilitator: price.facilitator!, agentId: payment.payer.agentId }
+            : { validBefore: decoded.payload.authorization.validBefore };
         return {
-          reference: authorization.nonce,
+          reference: paymentReference(decoded),
           status: 'pending',
           settleAfter: new Date(Date.now() + AUTHORIZATION_POLL_MS),
           details: {
             network: chain.info.network,
             x402Version: x402.x402_version,
+            scheme: price.scheme,
             payer,
             payTo: price.payTo,
-            nonce: authorization.nonce,
-            validBefore: authorization.validBefore,
+            nonce: paymentReference(decoded),
+            ...window,
             latestValidBefore: latestValidBefore.toString(),
             fromBlock: fromBlock.toString(),
             paymentHeader: header,

@@ -3,6 +3,7 @@ import type { PaymentPayload } from '@x402/core/types';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { EvmNetworkInfo } from '../chain/evm-chain';
+import { exactPayload } from './x402-messages';
 import { assertSignedAsPriced, DEFAULT_X402_MAX_VALIDITY_SECONDS, priceRequirement, signX402Authorization, type AuthorizationTerms } from './x402-authorization';
 
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
@@ -94,9 +95,9 @@ describe('signX402Authorization and assertSignedAsPriced', () => {
     const before = now();
     const { header, terms } = await signed(requirement, 2);
     const decoded = await assertSignedAsPriced(header, terms, domain);
-    expect(decoded.payload.authorization).toMatchObject({ from: agent.address, to: SELLER, value: '10000' });
-    expect(Number(decoded.payload.authorization.validBefore)).toBeLessThanOrEqual(now() + 300);
-    expect(Number(decoded.payload.authorization.validBefore)).toBeGreaterThanOrEqual(before + 300);
+    expect(exactPayload(decoded).authorization).toMatchObject({ from: agent.address, to: SELLER, value: '10000' });
+    expect(Number(exactPayload(decoded).authorization.validBefore)).toBeLessThanOrEqual(now() + 300);
+    expect(Number(exactPayload(decoded).authorization.validBefore)).toBeGreaterThanOrEqual(before + 300);
     // The seller matches its requirement field by field: the echo is what it offered.
     expect(decoded.accepted).toEqual(requirement);
   });
@@ -105,8 +106,8 @@ describe('signX402Authorization and assertSignedAsPriced', () => {
     const { header, terms } = await signed(v1({ maxTimeoutSeconds: 86_400 }), 1);
     const decoded = await assertSignedAsPriced(header, terms, domain);
     expect(decoded).toMatchObject({ x402Version: 1, network: 'eip155:84532' });
-    expect(decoded.payload.authorization.value).toBe('10000');
-    expect(Number(decoded.payload.authorization.validBefore)).toBeLessThanOrEqual(now() + 300);
+    expect(exactPayload(decoded).authorization.value).toBe('10000');
+    expect(Number(exactPayload(decoded).authorization.validBefore)).toBeLessThanOrEqual(now() + 300);
   });
 
   it('refuses a header whose terms differ from the intent\'s in any way', async () => {
@@ -139,5 +140,54 @@ describe('signX402Authorization and assertSignedAsPriced', () => {
     const strangers = await signX402Authorization({ account: stranger, requirement: v2(), priced, domain });
     const forged = tampered(strangers, (payment) => void ((payment.payload.authorization as { from: string }).from = agent.address));
     await expect(assertSignedAsPriced(forged, terms, domain)).rejects.toMatchObject({ code: 'X402_REFUSED' });
+  });
+});
+
+describe('the upto scheme', () => {
+  const FACILITATOR = '0x3333333333333333333333333333333333333333';
+  const upto = (overrides: Record<string, unknown> = {}) =>
+    v2({ scheme: 'upto', amount: '1000000', extra: { name: 'USDC', version: '2', assetTransferMethod: 'permit2', facilitatorAddress: FACILITATOR }, ...overrides });
+
+  it('is priced at its maximum, with the facilitator the seller named, in x402 v2 only', () => {
+    expect(priceRequirement(upto(), 2, chain, 300)).toMatchObject({ scheme: 'upto', amount: 1_000_000n, facilitator: FACILITATOR, validitySeconds: 60 });
+    expect(() => priceRequirement({ ...upto(), network: 'base-sepolia' }, 1, chain, 300)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+    expect(() => priceRequirement(upto({ extra: { name: 'USDC', version: '2', assetTransferMethod: 'permit2' } }), 2, chain, 300)).toThrow(/facilitator/);
+    expect(() => priceRequirement(upto({ extra: { assetTransferMethod: 'eip3009', facilitatorAddress: FACILITATOR } }), 2, chain, 300)).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+  });
+
+  it('signs a Permit2 authorisation of at most the maximum, only to the payee, through the upto proxy, settled by that facilitator', async () => {
+    const { header, terms } = await signed(upto(), 2);
+    const decoded = await assertSignedAsPriced(header, terms, domain);
+    expect(decoded.scheme).toBe('upto');
+    if (decoded.scheme !== 'upto') return;
+    const { permit2Authorization: permit } = decoded.payload;
+    expect(permit).toMatchObject({ from: agent.address, permitted: { token: USDC, amount: '1000000' }, witness: { to: SELLER, facilitator: FACILITATOR } });
+    expect(Number(permit.deadline)).toBeLessThanOrEqual(now() + 60);
+    // No approval for the seller to submit: Purser sets the Permit2 allowance itself.
+    expect(decodePaymentSignatureHeader(header).extensions).toBeUndefined();
+  });
+
+  it('refuses a header whose terms differ, or that was edited after signing', async () => {
+    const { header, terms } = await signed(upto(), 2);
+    const differing: Partial<AuthorizationTerms>[] = [
+      { amount: 999_999n },
+      { payTo: '0x2222222222222222222222222222222222222222' },
+      { facilitator: '0x4444444444444444444444444444444444444444' },
+      { facilitator: undefined },
+      { scheme: 'exact' },
+      { latestValidBefore: BigInt(now() + 10) },
+    ];
+    for (const change of differing) {
+      await expect(assertSignedAsPriced(header, { ...terms, ...change }, domain), JSON.stringify(change, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).rejects.toMatchObject({ code: 'X402_REFUSED' });
+    }
+    type Permit = { permitted: { amount: string }; spender: string; witness: { to: string; facilitator: string } };
+    const permitOf = (payment: PaymentPayload) => (payment.payload as { permit2Authorization: Permit }).permit2Authorization;
+    const edits = [
+      tampered(header, (payment) => void (permitOf(payment).permitted.amount = '2000000')),
+      tampered(header, (payment) => void (permitOf(payment).witness.to = '0x2222222222222222222222222222222222222222')),
+      tampered(header, (payment) => void (permitOf(payment).witness.facilitator = '0x4444444444444444444444444444444444444444')),
+      tampered(header, (payment) => void (permitOf(payment).spender = '0x4444444444444444444444444444444444444444')),
+    ];
+    for (const edited of edits) await expect(assertSignedAsPriced(edited, terms, domain)).rejects.toMatchObject({ code: 'X402_REFUSED' });
   });
 });

@@ -9,6 +9,7 @@ import {
   paymentResponseHeaderName,
   readPaymentRequired,
   readPaymentResponse,
+  paymentReference,
   recommendRequirement,
   requirementPrice,
 } from './x402-messages';
@@ -179,9 +180,16 @@ describe('recommendRequirement', () => {
     expect(recommendRequirement(v1Accepts, 1, 'eip155:84532', SEPOLIA_USDC.toLowerCase())).toBe(v1Accepts[1]);
   });
 
+  it('picks upto on our network when no exact requirement is offered, in v2 only', () => {
+    // Another network, upto, another asset: the upto one.
+    expect(recommendRequirement(v2Accepts.slice(0, 3), 2, 'eip155:84532', SEPOLIA_USDC)).toBe(v2Accepts[1]);
+    const v1Upto = [{ ...v2Accepts[1]!, network: 'base-sepolia', maxAmountRequired: '10000' }] as unknown as PaymentRequirements[];
+    expect(recommendRequirement(v1Upto, 1, 'eip155:84532', SEPOLIA_USDC)).toBeNull();
+  });
+
   it('returns null when nothing matches our network and asset', () => {
     // Another network, another scheme, another asset.
-    expect(recommendRequirement(v2Accepts.slice(0, 3), 2, 'eip155:84532', SEPOLIA_USDC)).toBeNull();
+    expect(recommendRequirement([v2Accepts[0]!, v2Requirement({ scheme: 'stream' }), v2Accepts[2]!], 2, 'eip155:84532', SEPOLIA_USDC)).toBeNull();
     expect(recommendRequirement(v2Accepts, 2, 'eip155:1', SEPOLIA_USDC)).toBeNull();
   });
 });
@@ -231,6 +239,24 @@ describe('decodePaymentHeader', () => {
   it('round-trips a v1 payment with its network mapped', () => {
     const header = base64Json({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { authorization, signature } });
     expect(decodePaymentHeader(header)).toEqual({ x402Version: 1, scheme: 'exact', network: 'eip155:84532', payload: { authorization, signature } });
+  });
+
+  it('reads an upto payment: a Permit2 witness transfer of at most its maximum', () => {
+    const accepted = v2Requirement({ scheme: 'upto' });
+    const permit2Authorization = {
+      from: BUYER,
+      permitted: { token: SEPOLIA_USDC, amount: '10000' },
+      spender: '0x4020A4f3b7b90ccA423B9fabCc0CE57C6C240002',
+      nonce: '123456789',
+      deadline: '1900000000',
+      witness: { to: SELLER, facilitator: BUYER, validAfter: '0' },
+    };
+    const header = encodePaymentSignatureHeader({ x402Version: 2, accepted, payload: { permit2Authorization, signature } });
+    const decoded = decodePaymentHeader(header);
+    expect(decoded).toEqual({ x402Version: 2, scheme: 'upto', network: 'eip155:84532', accepted, payload: { permit2Authorization, signature } });
+    expect(paymentReference(decoded)).toBe('123456789');
+    // An upto payment carrying an EIP-3009 payload is neither.
+    expect(() => decodePaymentHeader(encodePaymentSignatureHeader({ x402Version: 2, accepted, payload: { authorization, signature } }))).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));
   });
 
   it('rejects values that are not an x402 EIP-3009 payment', () => {

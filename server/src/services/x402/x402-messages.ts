@@ -102,16 +102,26 @@ export function describeRequirement(requirement: X402Requirement, x402Version: X
   };
 }
 
-/** The requirement we can pay: the `exact` scheme on our network, in our USDC; null when none is offered. */
+/** The schemes Purser pays, in the order it prefers them: a fixed price before a maximum. */
+export const PAYABLE_SCHEMES = ['exact', 'upto'] as const;
+export type PayableScheme = (typeof PAYABLE_SCHEMES)[number];
+
+/**
+ * The requirement we pay: on our network, in our USDC, `exact` when offered (the price is the
+ * price), else `upto` (x402 v2 only: a signed maximum the seller settles part of); null when
+ * none is offered.
+ */
 export function recommendRequirement<R extends X402Requirement>(accepts: R[], x402Version: X402Version, network: EvmNetwork, usdcAddress: string): R | null {
-  return (
-    accepts.find(
-      (requirement) =>
-        requirement.scheme === 'exact' &&
-        caip2Network(requirement.network, x402Version) === network &&
-        requirement.asset.toLowerCase() === usdcAddress.toLowerCase(),
-    ) ?? null
-  );
+  const payable = (requirement: R, scheme: PayableScheme) =>
+    requirement.scheme === scheme &&
+    (scheme === 'exact' || x402Version === 2) &&
+    caip2Network(requirement.network, x402Version) === network &&
+    requirement.asset.toLowerCase() === usdcAddress.toLowerCase();
+  for (const scheme of PAYABLE_SCHEMES) {
+    const found = accepts.find((requirement) => payable(requirement, scheme));
+    if (found) return found;
+  }
+  return null;
 }
 
 export function paymentHeaderName(x402Version: X402Version): 'PAYMENT-SIGNATURE' | 'X-PAYMENT' {
@@ -185,22 +195,54 @@ const Eip3009PayloadSchema = z.object({
   signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
 });
 
-export interface DecodedPaymentHeader {
+/**
+ * The `upto` scheme's Permit2 payload: a signed PermitWitnessTransferFrom that lets the x402 upto
+ * proxy move at most `permitted.amount` to `witness.to`, settled by `witness.facilitator` only.
+ */
+const Permit2PayloadSchema = z.object({
+  permit2Authorization: z.object({
+    from: Address,
+    permitted: z.object({ token: Address, amount: Uint }),
+    spender: Address,
+    nonce: Uint,
+    deadline: Uint,
+    witness: z.object({ to: Address, facilitator: Address, validAfter: Uint }),
+  }),
+  signature: z.string().regex(/^0x[0-9a-fA-F]+$/),
+});
+
+export type Eip3009Payload = z.infer<typeof Eip3009PayloadSchema>;
+export type Permit2Payload = z.infer<typeof Permit2PayloadSchema>;
+
+interface DecodedHeaderCommon {
   x402Version: X402Version;
-  scheme: string;
   /** CAIP-2, v1 names mapped. */
   network: string;
   /** v2 only: the requirement the payment answers. */
   accepted?: PaymentRequirementsV2;
-  payload: z.infer<typeof Eip3009PayloadSchema>;
 }
 
+/** An `exact` payment: an EIP-3009 authorisation of exactly one value. */
+export interface ExactPaymentHeader extends DecodedHeaderCommon {
+  scheme: 'exact';
+  payload: Eip3009Payload;
+}
+
+/** An `upto` payment (v2 only): a Permit2 authorisation of at most one value. */
+export interface UptoPaymentHeader extends DecodedHeaderCommon {
+  scheme: 'upto';
+  payload: Permit2Payload;
+}
+
+export type DecodedPaymentHeader = ExactPaymentHeader | UptoPaymentHeader;
+
 /**
- * A PAYMENT-SIGNATURE or X-PAYMENT value carrying an EIP-3009 authorisation, as we or an
- * official client produce it; its `from` and `nonce` identify the authorisation on chain.
+ * A PAYMENT-SIGNATURE or X-PAYMENT value as we or an official client produce it: an `exact`
+ * EIP-3009 authorisation, or an `upto` Permit2 authorisation. Its payer and nonce
+ * (`paymentReference`) identify the authorisation on chain.
  */
 export function decodePaymentHeader(value: string): DecodedPaymentHeader {
-  const malformed = (cause?: unknown) => new AppError('VALIDATION_FAILED', 'The payment header is not a valid x402 EIP-3009 payment', { cause });
+  const malformed = (cause?: unknown) => new AppError('VALIDATION_FAILED', 'The payment header is not a valid x402 payment (exact over EIP-3009, or upto over Permit2)', { cause });
   let decoded: unknown;
   try {
     decoded = decodePaymentSignatureHeader(value);
@@ -209,11 +251,28 @@ export function decodePaymentHeader(value: string): DecodedPaymentHeader {
   }
   const message = PaymentPayloadSchema.safeParse(decoded);
   if (!message.success) throw malformed(message.error);
-  const payload = Eip3009PayloadSchema.safeParse(message.data.payload);
-  if (!payload.success) throw malformed(payload.error);
   const info = message.data;
-  if (info.x402Version === 1) return { x402Version: 1, scheme: info.scheme, network: caip2Network(info.network, 1), payload: payload.data };
-  return { x402Version: 2, scheme: info.accepted.scheme, network: info.accepted.network, accepted: info.accepted, payload: payload.data };
+  const scheme = info.x402Version === 1 ? info.scheme : info.accepted.scheme;
+  const common: DecodedHeaderCommon =
+    info.x402Version === 1 ? { x402Version: 1, network: caip2Network(info.network, 1) } : { x402Version: 2, network: info.accepted.network, accepted: info.accepted };
+  if (scheme === 'upto' && info.x402Version === 2) {
+    const payload = Permit2PayloadSchema.safeParse(info.payload);
+    if (!payload.success) throw malformed(payload.error);
+    return { ...common, scheme: 'upto', payload: payload.data };
+  }
+  const payload = Eip3009PayloadSchema.safeParse(info.payload);
+  if (!payload.success || scheme !== 'exact') throw malformed(payload.error);
+  return { ...common, scheme: 'exact', payload: payload.data };
+}
+
+/** What identifies a payment's authorisation on chain: the EIP-3009 nonce, or the Permit2 nonce. */
+export function paymentReference(decoded: DecodedPaymentHeader): string {
+  return decoded.scheme === 'upto' ? decoded.payload.permit2Authorization.nonce : decoded.payload.authorization.nonce;
+}
+
+/** The payer an authorisation names. */
+export function paymentPayer(decoded: DecodedPaymentHeader): string {
+  return decoded.scheme === 'upto' ? decoded.payload.permit2Authorization.from : decoded.payload.authorization.from;
 }
 
 function caip2Network(network: string, x402Version: X402Version): string {
@@ -222,4 +281,10 @@ function caip2Network(network: string, x402Version: X402Version): string {
 
 function headerValue(headers: Record<string, string>, name: string): string | undefined {
   return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+/** An `exact` header's EIP-3009 payload; throws for another scheme. */
+export function exactPayload(decoded: DecodedPaymentHeader): Eip3009Payload {
+  if (decoded.scheme !== 'exact') throw new AppError('VALIDATION_FAILED', `The payment header is an "${decoded.scheme}" payment, not an "exact" one`);
+  return decoded.payload;
 }

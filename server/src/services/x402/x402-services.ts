@@ -21,7 +21,7 @@ import type { X402IntentMetadata } from '../rails/x402-base-rail';
 import { allowingHost } from '../outbound/outbound-policy';
 import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
 import { assertSignedAsPriced, DEFAULT_X402_MAX_VALIDITY_SECONDS, priceRequirement, type PricedRequirement } from './x402-authorization';
-import { decodePaymentHeader, paymentHeaderName, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
+import { decodePaymentHeader, paymentHeaderName, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
 export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'outbound' | 'publicUrl' | 'logger' | 'x402MaxValiditySeconds'> & Partial<Pick<AppDeps, 'events'>>;
 
@@ -46,7 +46,8 @@ async function checkedHeader(
     header,
     {
       ...priced,
-      amount: intent.amount,
+      // An `upto` intent's amount becomes what the seller settled; the header signed the maximum.
+      amount: priced.scheme === 'upto' ? priced.amount : intent.amount,
       payTo: getAddress(intent.toAddress),
       from: details.payer as Address,
       latestValidBefore: BigInt(String(details.latestValidBefore ?? details.validBefore)),
@@ -217,7 +218,7 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   }
   const decoded = decodePaymentHeader(input.payment_header);
   const operation = await deps.db.prisma.railOperation.findFirst({
-    where: { rail: 'x402_base', reference: decoded.payload.authorization.nonce, paymentIntent: { agentId: agent.agentId } },
+    where: { rail: 'x402_base', reference: paymentReference(decoded), paymentIntent: { agentId: agent.agentId } },
     select: { paymentIntentId: true, status: true, details: true },
   });
   if (!operation || (operation.details as Record<string, unknown>).paymentHeader !== input.payment_header) {

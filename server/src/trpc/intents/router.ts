@@ -7,6 +7,7 @@ import { createIntent } from './create-intent';
 import { getIntent } from './get-intent';
 import { getIntentProgress } from './get-intent-progress';
 import { getPaymentDetail } from './get-payment-detail';
+import { getPaymentReceipt } from './get-payment-receipt';
 import { listIntents } from './list-intents';
 import { rejectIntent } from './reject-intent';
 
@@ -16,6 +17,7 @@ export const intentsRouter = router({
   list: listIntents,
   pendingCount: countPendingIntents,
   detail: getPaymentDetail,
+  receipt: getPaymentReceipt,
   progress: getIntentProgress,
   attachPolicy,
   approve: approveIntent,

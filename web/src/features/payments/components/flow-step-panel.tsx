@@ -291,7 +291,10 @@ function ExecuteContent({ detail }: { detail: PaymentDetail }) {
             rows={[
               { label: 'Payer (from)', value: <Mono>{authorization.from}</Mono> },
               { label: 'Payee (to)', value: <Mono>{authorization.to}</Mono> },
-              { label: 'Value', value: <Mono>{`${fullPrecision(authorization.value)} ${intent.currency}`}</Mono> },
+              { label: 'Scheme', value: authorization.scheme === 'upto' ? 'upto (the seller settles what was used, at most the maximum)' : 'exact' },
+              authorization.scheme === 'upto'
+                ? { label: 'Maximum', value: <Mono>{`${fullPrecision(authorization.value)} ${intent.currency}`}</Mono> }
+                : { label: 'Value', value: <Mono>{`${fullPrecision(authorization.value)} ${intent.currency}`}</Mono> },
               { label: 'Valid from', value: formatDateTime(authorization.validAfter) },
               { label: 'Valid until', value: formatDateTime(authorization.validBefore) },
               { label: 'Nonce', value: <Mono>{shortHex(authorization.nonce, 10, 8)}</Mono> },

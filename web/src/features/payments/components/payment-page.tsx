@@ -1,9 +1,9 @@
 // Route '/dashboard/payments/:intentId': one payment, live. The drawing of its workflow
 // (flow-diagram.tsx) lights each step as realtime.intentProgress reports it; the panel beside
 // it shows the selected step; below, the intent's fields, events, ledger entries, webhook
-// deliveries and audit entries (intents.detail, refreshed on every progress message); above,
-// approve, reject and cancel where the state allows. Unknown ids and other owners' payments
-// are the same "Payment not found".
+// deliveries and audit entries (intents.detail, refreshed on every progress message) and, once
+// it has settled, its signed receipt (payment-receipt.tsx); above, approve, reject and cancel
+// where the state allows. Unknown ids and other owners' payments are the same "Payment not found".
 import ArrowBackRounded from '@mui/icons-material/ArrowBackRounded';
 import { Box, Button, Card, CardContent, Chip, Container, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useMemo, useState } from 'react';
@@ -23,6 +23,7 @@ import { FlowDiagram } from './flow-diagram';
 import { FlowRecords } from './flow-records';
 import { FlowStepPanel } from './flow-step-panel';
 import { IntentStatusChip } from './intent-status-chip';
+import { PaymentReceipt } from './payment-receipt';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** The panel's width beside the drawing on wide screens. */
@@ -113,6 +114,8 @@ function PaymentView({ detail, progress, connection }: { detail: PaymentDetail; 
         </Box>
         <FlowStepPanel step={selectedStep} detail={detail} />
       </Box>
+
+      {intent.status === 'settled' && <PaymentReceipt intentId={intent.id} />}
 
       <FlowRecords detail={detail} />
     </Stack>

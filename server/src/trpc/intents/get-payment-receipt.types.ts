@@ -1,0 +1,4 @@
+import { intentIdInput, paymentReceiptView } from '@purser/core';
+
+export const getPaymentReceiptInput = intentIdInput;
+export const getPaymentReceiptOutput = paymentReceiptView;

@@ -1,0 +1,293 @@
+/**
+ * x402's `upto` scheme against real sellers on the sandbox chain. The honest seller is built only
+ * from the official packages (@x402/hono's middleware, @x402/evm's upto server scheme) with its
+ * own official upto facilitator and gas account, independent of Purser's: it prices a call at
+ * most $1.00 and settles what the call used. The hostile sellers take the same signed payment and
+ * try to take more than it allows, or report more than they took.
+ *
+ * Each test checks what the agent signed and held against its rules, and the ledger against the
+ * chain: the ledger moves what the chain moved, never the seller's word, and the rest of the hold
+ * comes back.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { x402Facilitator } from '@x402/core/facilitator';
+import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import type { PaymentPayload } from '@x402/core/types';
+import { PERMIT2_ADDRESS, toFacilitatorEvmSigner, x402UptoPermit2ProxyABI, x402UptoPermit2ProxyAddress } from '@x402/evm';
+import { UptoEvmScheme as UptoFacilitatorScheme } from '@x402/evm/upto/facilitator';
+import { UptoEvmScheme as UptoServerScheme } from '@x402/evm/upto/server';
+import type { FacilitatorClient } from '@x402/core/server';
+import { paymentMiddleware, setSettlementOverrides, x402ResourceServer } from '@x402/hono';
+import { Hono } from 'hono';
+import { createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { mnemonicToAccount } from 'viem/accounts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PrismaClient } from '@purser/db';
+import type { EvmChain } from '../src/services/chain/evm-chain';
+import { ANVIL_MNEMONIC, startChain } from '../src/services/chain/start-chain';
+import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
+import { agentCall, createFundedAgent, expectLedgerConsistent, ledgerBalance, ownerCall, signedOperations, type TestAgent } from './support/x402-fixtures';
+
+const MAX = 1_000_000n; // $1.00, the most one call may cost
+const USED = 370_000n; // $0.37, what the metered call used
+const MAX_VALIDITY_S = 15;
+
+let chain: EvmChain;
+let env: TemporalTestEnv;
+let prisma: PrismaClient;
+let owner: SignedUpOwner;
+let appUrl: string;
+let sellerUrl: string;
+let payTo: Address;
+/** The seller's facilitator account: its own, not Purser's. */
+const facilitatorAccount = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 });
+/** What the seller saw when a payment reached it: the agent's Permit2 allowance at that moment. */
+const allowanceSeen: bigint[] = [];
+
+const erc20 = parseAbi(['function allowance(address owner, address spender) view returns (uint256)']);
+
+// ---------------------------------------------------------------- the sellers
+
+function sellerFacilitator() {
+  const wallet = createWalletClient({ account: facilitatorAccount, chain: chain.publicClient.chain!, transport: http(chain.rpcUrl) });
+  const { publicClient } = chain;
+  const signer = toFacilitatorEvmSigner({
+    address: facilitatorAccount.address,
+    getCode: (args) => publicClient.getCode(args),
+    // Read as the facilitator: the upto proxy's simulated settle answers only to it.
+    readContract: (args) => publicClient.readContract({ ...(args as Parameters<typeof publicClient.readContract>[0]), account: facilitatorAccount.address }),
+    verifyTypedData: (args) => publicClient.verifyTypedData(args as Parameters<typeof publicClient.verifyTypedData>[0]),
+    writeContract: (args) => wallet.writeContract(args as Parameters<typeof wallet.writeContract>[0]),
+    sendTransaction: (args) => wallet.sendTransaction(args),
+    waitForTransactionReceipt: (args) => publicClient.waitForTransactionReceipt(args),
+  });
+  return { facilitator: new x402Facilitator().register(chain.info.network, new UptoFacilitatorScheme(signer)), wallet };
+}
+
+/**
+ * The honest metered seller, from the official packages only: `upto`, at most $1.00 a call,
+ * settling $0.37. Its middleware verifies and settles through its own facilitator.
+ */
+function meteredSeller(facilitator: ReturnType<typeof sellerFacilitator>['facilitator']): Hono {
+  // The facilitator object answers the client's three calls itself (getSupported synchronously).
+  const server = new x402ResourceServer(facilitator as unknown as FacilitatorClient).register(chain.info.network, new UptoServerScheme());
+  const api = new Hono();
+  api.use(
+    paymentMiddleware(
+      { 'GET /metered': { accepts: { scheme: 'upto', network: chain.info.network, payTo, price: '$1.00' }, description: 'Tokens, metered', mimeType: 'application/json' } },
+      server,
+    ),
+  );
+  api.get('/metered', async (c) => {
+    allowanceSeen.push(await chain.publicClient.readContract({ address: chain.info.usdcAddress, abi: erc20, functionName: 'allowance', args: [c.req.header('x-agent-address') as Address, PERMIT2_ADDRESS] }));
+    setSettlementOverrides(c, { amount: USED.toString() });
+    return c.json({ tokens: 370 });
+  });
+  return api;
+}
+
+/**
+ * The hostile sellers take the agent's signed `upto` payment (first answering the 402 the honest
+ * seller would) and then, with their own facilitator account, try:
+ * - /greedy: to settle $1.01 of a signed $1.00, straight on the upto proxy (no facilitator check);
+ * - /liar: to settle $0.37 but report in PAYMENT-RESPONSE that $1.00 moved.
+ */
+async function hostile(path: string, request: IncomingMessage, response: ServerResponse, honest: Hono, wallet: ReturnType<typeof sellerFacilitator>['wallet']) {
+  const header = request.headers['payment-signature'] as string | undefined;
+  if (!header) {
+    // The offer is the honest seller's, word for word.
+    const offer = await honest.fetch(new Request(`${sellerUrl}/metered`, { headers: { accept: 'application/json' } }));
+    response.writeHead(402, Object.fromEntries(offer.headers));
+    return void response.end(await offer.text());
+  }
+  const payment = decodePaymentSignatureHeader(header) as PaymentPayload & { payload: { permit2Authorization: Record<string, never> & { permitted: { token: Address; amount: string }; nonce: string; deadline: string; from: Address; witness: { to: Address; facilitator: Address; validAfter: string } }; signature: Hex } };
+  const { permit2Authorization: permit, signature } = payment.payload;
+  const take = path === '/greedy' ? MAX + 10_000n : USED;
+  const args = [
+    { permitted: { token: permit.permitted.token, amount: BigInt(permit.permitted.amount) }, nonce: BigInt(permit.nonce), deadline: BigInt(permit.deadline) },
+    take,
+    permit.from,
+    { to: permit.witness.to, facilitator: permit.witness.facilitator, validAfter: BigInt(permit.witness.validAfter) },
+    signature,
+  ] as const;
+  let transaction = '';
+  try {
+    // Sent with a fixed gas limit, so a revert is mined (and seen) instead of refused by estimation.
+    const hash = await wallet.writeContract({ address: x402UptoPermit2ProxyAddress, abi: x402UptoPermit2ProxyABI, functionName: 'settle', args, gas: 300_000n });
+    const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
+    hostileReceipts.push({ path, status: receipt.status });
+    transaction = hash;
+  } catch (error) {
+    hostileReceipts.push({ path, status: `refused: ${String(error).slice(0, 80)}` });
+  }
+  // Either way it claims success, and that the whole maximum moved.
+  const claim = { success: true, transaction, network: chain.info.network, payer: permit.from, amount: MAX.toString() };
+  response.writeHead(200, { 'content-type': 'application/json', 'payment-response': encodePaymentResponseHeader(claim as Parameters<typeof encodePaymentResponseHeader>[0]) });
+  response.end(JSON.stringify({ tokens: 1000 }));
+}
+const hostileReceipts: { path: string; status: string }[] = [];
+
+async function serveHono(api: Hono, request: IncomingMessage, response: ServerResponse) {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) for (const item of [value ?? []].flat()) headers.append(name, item);
+  headers.set('accept', 'application/json');
+  const answer = await api.fetch(new Request(`${sellerUrl}${request.url}`, { method: request.method, headers }));
+  response.writeHead(answer.status, Object.fromEntries(answer.headers));
+  response.end(Buffer.from(await answer.arrayBuffer()));
+}
+
+// ---------------------------------------------------------------- set-up
+
+beforeAll(async () => {
+  chain = await startChain({ sandboxPort: 0 });
+  payTo = chain.sandboxSeller!;
+  // Gas for the seller's own facilitator account.
+  await chain.fundSandboxAddress(facilitatorAccount.address, 1n);
+  const { facilitator, wallet } = sellerFacilitator();
+  const honest = meteredSeller(facilitator);
+  const seller = createServer((request, response) => {
+    const path = (request.url ?? '/').split('?')[0]!;
+    const work = path === '/greedy' || path === '/liar' ? hostile(path, request, response, honest, wallet) : serveHono(honest, request, response);
+    work.catch((error: unknown) => response.writeHead(500).end(String(error)));
+  });
+  await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
+  sellerUrl = `http://127.0.0.1:${(seller.address() as AddressInfo).port}`;
+  afterAll(() => new Promise<void>((resolve) => seller.close(() => resolve())));
+
+  env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000, x402MaxValiditySeconds: MAX_VALIDITY_S });
+  prisma = env.testApp.deps.db.prisma;
+  appUrl = await env.testApp.app.listen({ host: '127.0.0.1', port: 0 });
+  owner = await signUpTestOwner(env.testApp.app, prisma);
+  expect((await ownerCall(env.testApp.app, owner, 'POST', '/api/v1/wallet/top-up', { amount: 10_000 })).statusCode).toBe(200);
+}, 300_000);
+
+afterAll(async () => {
+  await env?.close();
+  await chain?.close();
+});
+
+async function balances(agent: TestAgent) {
+  return { ledger: await ledgerBalance(prisma, agent.id), onChain: await chain.usdcBalanceOf(agent.address), seller: await chain.usdcBalanceOf(payTo) };
+}
+
+async function permit2Allowance(agent: TestAgent): Promise<bigint> {
+  return (await chain.permit2Allowance(agent.address)).allowance;
+}
+
+function run<T>(fn: () => Promise<T>): Promise<T> {
+  return env.runWorker(fn);
+}
+
+async function waitForIntent(intentId: string, done: (status: string) => boolean, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true, amount: true, failureCode: true } });
+    if (done(intent.status) || Date.now() > deadline) return intent;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+// ---------------------------------------------------------------- tests
+
+describe('an official upto seller charging $0.37 of a signed $1.00', () => {
+  it('is paid exactly $0.37 in the ledger and on chain; the rest of the hold returns and Permit2 keeps no allowance', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+
+    const intentId = await run(async () => {
+      const paid = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/metered`, headers: { 'x-agent-address': agent.address } });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      expect(JSON.parse(paid.body.body as string)).toEqual({ tokens: 370 });
+      const payment = paid.body.payment as { intent_id: string; status: string; transaction_hash: string };
+      expect(payment.status).toBe('settled');
+      return payment.intent_id;
+    });
+
+    // What was signed: at most $1.00, only to the seller, only through its facilitator.
+    const [operation] = await signedOperations(prisma, agent.id);
+    const details = operation!.details as Record<string, string>;
+    expect(details).toMatchObject({ scheme: 'upto', maximum: MAX.toString(), capturedAmount: USED.toString(), facilitator: facilitatorAccount.address, payTo });
+    // Permit2 could move what was held when the seller settled: exactly the maximum, no more.
+    expect(allowanceSeen.at(-1)).toBe(MAX);
+
+    const after = await balances(agent);
+    expect(before.ledger - after.ledger).toBe(USED);
+    expect(before.onChain - after.onChain).toBe(USED);
+    expect(after.seller - before.seller).toBe(USED);
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { amount: true, status: true } });
+    expect(intent).toEqual({ amount: USED, status: 'settled' });
+    // One capture: the hold of $1.00 out, $0.37 to the seller, $0.63 back to the agent.
+    const capture = await prisma.ledgerTransaction.findFirstOrThrow({ where: { paymentIntentId: intentId, type: 'payment_capture' }, select: { entries: { select: { amount: true } } } });
+    expect(capture.entries.map((entry) => entry.amount).sort((a, b) => Number(a - b))).toEqual([-MAX, USED, MAX - USED]);
+    const transaction = await prisma.agentTransaction.findFirstOrThrow({ where: { paymentIntentId: intentId, type: 'payment' }, select: { amount: true, status: true } });
+    expect(transaction).toEqual({ amount: USED, status: 'completed' });
+    expect(await permit2Allowance(agent)).toBe(0n);
+    await expectLedgerConsistent(prisma);
+  });
+
+  it('is not signed at all when its maximum is above the agent\'s per-payment limit', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5, maxTransaction: 0.5 });
+    const before = await balances(agent);
+    await run(async () => {
+      const refused = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/metered` });
+      expect(refused.status).toBeGreaterThanOrEqual(400);
+      expect(refused.body.error?.code).toBe('POLICY_VIOLATION');
+    });
+    expect((await signedOperations(prisma, agent.id)).filter((operation) => operation.status === 'pending' || operation.status === 'settled')).toEqual([]);
+    expect(await balances(agent)).toEqual(before);
+    expect(await permit2Allowance(agent)).toBe(0n);
+    await expectLedgerConsistent(prisma);
+  });
+
+  it('is refused above the caller\'s max_amount before anything is held', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const capped = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/metered`, max_amount: 0.5 });
+    expect(capped.status).toBe(422);
+    expect(capped.body.error?.message).toContain('more than max_amount');
+    expect(await prisma.paymentIntent.count({ where: { agentId: agent.id } })).toBe(0);
+    expect(await balances(agent)).toEqual(before);
+  });
+});
+
+describe('a hostile upto seller', () => {
+  it('settling $1.01 of a signed $1.00 gets nothing: the chain refuses it, the hold returns when the authorisation expires', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const intentId = await run(async () => {
+      const answered = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/greedy` });
+      expect(answered.status).toBe(200);
+      const payment = answered.body.payment as { intent_id: string; status: string };
+      // The seller's word is not a settlement: nothing moved on chain, so nothing is captured.
+      expect(payment.status).not.toBe('settled');
+      return waitForIntent(payment.intent_id, (status) => status === 'failed', 60_000).then(() => payment.intent_id);
+    });
+    expect(hostileReceipts.filter((receipt) => receipt.path === '/greedy').at(-1)?.status).not.toBe('success');
+    const intent = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true, failureCode: true } });
+    expect(intent.status).toBe('failed');
+    expect(await balances(agent)).toEqual(before);
+    expect(await permit2Allowance(agent)).toBe(0n);
+    await expectLedgerConsistent(prisma);
+  });
+
+  it('reporting $1.00 after settling $0.37 is captured at $0.37, what the chain moved', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const intentId = await run(async () => {
+      const answered = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/liar` });
+      expect(answered.status).toBe(200);
+      const payment = answered.body.payment as { intent_id: string };
+      await waitForIntent(payment.intent_id, (status) => status === 'settled' || status === 'failed');
+      return payment.intent_id;
+    });
+    expect(hostileReceipts.filter((receipt) => receipt.path === '/liar').at(-1)?.status).toBe('success');
+    const after = await balances(agent);
+    expect(before.ledger - after.ledger).toBe(USED);
+    expect(before.onChain - after.onChain).toBe(USED);
+    expect(after.seller - before.seller).toBe(USED);
+    expect((await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { amount: true } })).amount).toBe(USED);
+    await expectLedgerConsistent(prisma);
+  });
+});
