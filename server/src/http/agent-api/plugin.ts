@@ -7,13 +7,13 @@
  * per message in it.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@purser/core';
 import { authenticateAgent, type AuthenticatedAgent } from '../../services/agents/authenticate-agent';
 import type { AppDeps } from '../../deps';
 import { idempotencyKeyOf, parseInput } from '../request-input';
 import { agentRoutes, type AgentRoute } from './agent-routes';
+import { answerMcpPost } from './mcp-endpoint';
 import { createAgentMcpServer } from './mcp-tools';
 
 export const DEFAULT_AGENT_RATE_LIMIT_PER_MINUTE = 120;
@@ -54,23 +54,23 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
 
   for (const route of agentRoutes) register(app, deps, route);
 
-  // MCP over Streamable HTTP, stateless: each POST carries a whole exchange, answered as JSON.
+  // MCP over Streamable HTTP, stateless: each POST carries a whole exchange, answered as JSON,
+  // in MCP 2026-07-28 or 2025-11-25, whichever the request speaks (mcp-endpoint.ts).
   // chargeBatch runs before the rate limit's own preHandler (route hooks come first), which
   // counts the request's last message.
   const chargeBatch = batchCharger(app);
   app.post('/mcp', { preHandler: chargeBatch }, async (request, reply) => {
     const agent = requireAgent(request);
-    const server = createAgentMcpServer(deps, agent, request.id);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    reply.hijack();
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, request.body);
+    const answer = await answerMcpPost(
+      request,
+      reply,
+      (era) => createAgentMcpServer(deps, agent, request.id, era),
+      (error) => request.log.warn({ err: error }, 'MCP exchange failed'),
+    );
+    return reply.send(answer);
   });
-  // No server-initiated stream and no sessions in stateless mode.
+  // No server-initiated stream and no sessions: 2025 clients learn that GET (a stream) and
+  // DELETE (a session's end) are not offered here; 2026-07-28 has no use for either.
   const notAllowed = async (request: FastifyRequest, reply: FastifyReply) => {
     requireAgent(request);
     return reply.status(405).header('allow', 'POST').send(new AppError('BAD_REQUEST', 'This MCP endpoint is stateless: send JSON-RPC messages with POST').toJSON());
