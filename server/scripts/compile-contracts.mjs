@@ -26,6 +26,27 @@ const contracts = [
     bytecodeName: 'X402_UPTO_PERMIT2_PROXY_DEPLOYED_BYTECODE',
     abiName: 'x402UptoPermit2ProxyAbi',
   },
+  {
+    sourceFile: 'X402BatchSettlement.sol',
+    contractName: 'x402BatchSettlement',
+    outputFile: 'x402-batch-settlement.ts',
+    bytecodeName: 'X402_BATCH_SETTLEMENT_DEPLOYED_BYTECODE',
+    abiName: 'x402BatchSettlementAbi',
+  },
+  {
+    sourceFile: 'X402Erc3009DepositCollector.sol',
+    contractName: 'ERC3009DepositCollector',
+    outputFile: 'x402-erc3009-deposit-collector.ts',
+    bytecodeName: 'X402_ERC3009_DEPOSIT_COLLECTOR_DEPLOYED_BYTECODE',
+    abiName: 'x402Erc3009DepositCollectorAbi',
+  },
+  {
+    sourceFile: 'X402Permit2DepositCollector.sol',
+    contractName: 'Permit2DepositCollector',
+    outputFile: 'x402-permit2-deposit-collector.ts',
+    bytecodeName: 'X402_PERMIT2_DEPOSIT_COLLECTOR_DEPLOYED_BYTECODE',
+    abiName: 'x402Permit2DepositCollectorAbi',
+  },
 ];
 
 // Each source is compiled on its own, so adding a contract never changes another's bytecode.

@@ -462,6 +462,7 @@ describe('one payment in full', () => {
       transactionHash,
       explorerUrl: `${EXPLORER}/tx/${transactionHash}`,
       authorization: {
+        scheme: 'exact',
         from: payer.address,
         to: payTo,
         value: '0.01',
@@ -469,6 +470,7 @@ describe('one payment in full', () => {
         validBefore: new Date(Number(authorization.validBefore) * 1000).toISOString(),
         nonce: authorization.nonce,
       },
+      sellerReceipt: null,
     });
     expect(Date.parse(detail.rail!.authorization!.validBefore) - Date.now()).toBeLessThanOrEqual(60_000);
   });

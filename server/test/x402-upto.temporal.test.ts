@@ -17,6 +17,8 @@ import type { PaymentPayload } from '@x402/core/types';
 import { PERMIT2_ADDRESS, toFacilitatorEvmSigner, x402UptoPermit2ProxyABI, x402UptoPermit2ProxyAddress } from '@x402/evm';
 import { UptoEvmScheme as UptoFacilitatorScheme } from '@x402/evm/upto/facilitator';
 import { UptoEvmScheme as UptoServerScheme } from '@x402/evm/upto/server';
+import { createEIP712OfferReceiptIssuer, createOfferReceiptExtension, createReceiptEIP712, declareOfferReceiptExtension } from '@x402/extensions/offer-receipt';
+import { declarePaymentIdentifierExtension, extractPaymentIdentifier, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import type { FacilitatorClient } from '@x402/core/server';
 import { paymentMiddleware, setSettlementOverrides, x402ResourceServer } from '@x402/hono';
 import { Hono } from 'hono';
@@ -26,6 +28,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@purser/db';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { ANVIL_MNEMONIC, startChain } from '../src/services/chain/start-chain';
+import { paymentIdentifierFor } from '../src/services/x402/x402-authorization';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
 import { agentCall, createFundedAgent, expectLedgerConsistent, ledgerBalance, ownerCall, signedOperations, type TestAgent } from './support/x402-fixtures';
@@ -43,8 +46,13 @@ let sellerUrl: string;
 let payTo: Address;
 /** The seller's facilitator account: its own, not Purser's. */
 const facilitatorAccount = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 7 });
+/** The key the seller signs its offers and receipts with (x402's offer-receipt extension). */
+const sellerReceiptKey = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 8 });
+const signAsSeller = (message: Parameters<typeof sellerReceiptKey.signTypedData>[0]) => sellerReceiptKey.signTypedData(message);
 /** What the seller saw when a payment reached it: the agent's Permit2 allowance at that moment. */
 const allowanceSeen: bigint[] = [];
+/** The payment identifiers the honest seller was paid with. */
+const identifiersSeen: (string | null)[] = [];
 
 const erc20 = parseAbi(['function allowance(address owner, address spender) view returns (uint256)']);
 
@@ -72,15 +80,27 @@ function sellerFacilitator() {
  */
 function meteredSeller(facilitator: ReturnType<typeof sellerFacilitator>['facilitator']): Hono {
   // The facilitator object answers the client's three calls itself (getSupported synchronously).
-  const server = new x402ResourceServer(facilitator as unknown as FacilitatorClient).register(chain.info.network, new UptoServerScheme());
+  const server = new x402ResourceServer(facilitator as unknown as FacilitatorClient)
+    .register(chain.info.network, new UptoServerScheme())
+    // Signed offers in its 402 and a signed receipt in its PAYMENT-RESPONSE.
+    .registerExtension(createOfferReceiptExtension(createEIP712OfferReceiptIssuer(`did:pkh:eip155:84532:${sellerReceiptKey.address}`, signAsSeller as never)));
   const api = new Hono();
   api.use(
     paymentMiddleware(
-      { 'GET /metered': { accepts: { scheme: 'upto', network: chain.info.network, payTo, price: '$1.00' }, description: 'Tokens, metered', mimeType: 'application/json' } },
+      {
+        'GET /metered': {
+          accepts: { scheme: 'upto', network: chain.info.network, payTo, price: '$1.00' },
+          description: 'Tokens, metered',
+          mimeType: 'application/json',
+          // The seller wants to recognise a retried payment (x402's payment-identifier extension).
+          extensions: { [PAYMENT_IDENTIFIER]: declarePaymentIdentifierExtension(true), ...declareOfferReceiptExtension({ includeTxHash: true }) },
+        },
+      },
       server,
     ),
   );
   api.get('/metered', async (c) => {
+    identifiersSeen.push(extractPaymentIdentifier(decodePaymentSignatureHeader(c.req.header('payment-signature')!)));
     allowanceSeen.push(await chain.publicClient.readContract({ address: chain.info.usdcAddress, abi: erc20, functionName: 'allowance', args: [c.req.header('x-agent-address') as Address, PERMIT2_ADDRESS] }));
     setSettlementOverrides(c, { amount: USED.toString() });
     return c.json({ tokens: 370 });
@@ -122,8 +142,9 @@ async function hostile(path: string, request: IncomingMessage, response: ServerR
   } catch (error) {
     hostileReceipts.push({ path, status: `refused: ${String(error).slice(0, 80)}` });
   }
-  // Either way it claims success, and that the whole maximum moved.
-  const claim = { success: true, transaction, network: chain.info.network, payer: permit.from, amount: MAX.toString() };
+  // Either way it claims success, and that the whole maximum moved; its receipt names another payer.
+  const receipt = await createReceiptEIP712({ resourceUrl: `${sellerUrl}${path}`, payer: facilitatorAccount.address, network: chain.info.network, transaction }, signAsSeller as never);
+  const claim = { success: true, transaction, network: chain.info.network, payer: permit.from, amount: MAX.toString(), extensions: { 'offer-receipt': { info: { receipt } } } };
   response.writeHead(200, { 'content-type': 'application/json', 'payment-response': encodePaymentResponseHeader(claim as Parameters<typeof encodePaymentResponseHeader>[0]) });
   response.end(JSON.stringify({ tokens: 1000 }));
 }
@@ -199,9 +220,11 @@ describe('an official upto seller charging $0.37 of a signed $1.00', () => {
     const intentId = await run(async () => {
       const paid = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/metered`, headers: { 'x-agent-address': agent.address } });
       expect(paid.status, JSON.stringify(paid.body)).toBe(200);
-      expect(JSON.parse(paid.body.body as string)).toEqual({ tokens: 370 });
+      expect(JSON.parse(paid.body.body as string), JSON.stringify(paid.body.headers)).toEqual({ tokens: 370 });
       const payment = paid.body.payment as { intent_id: string; status: string; transaction_hash: string };
       expect(payment.status).toBe('settled');
+      // The seller's signed receipt holds, and names this agent, resource and settlement.
+      expect(paid.body.seller_receipt).toMatchObject({ format: 'eip712', verified: true, problems: [], signer: sellerReceiptKey.address, claims: { payer: agent.address, resourceUrl: `${sellerUrl}/metered` } });
       return payment.intent_id;
     });
 
@@ -224,6 +247,34 @@ describe('an official upto seller charging $0.37 of a signed $1.00', () => {
     const transaction = await prisma.agentTransaction.findFirstOrThrow({ where: { paymentIntentId: intentId, type: 'payment' }, select: { amount: true, status: true } });
     expect(transaction).toEqual({ amount: USED, status: 'completed' });
     expect(await permit2Allowance(agent)).toBe(0n);
+    // The receipt is kept with the payment, for the owner's payment view.
+    const detail = await ownerCall(env.testApp.app, owner, 'GET', `/api/v1/intents/${intentId}/detail`);
+    expect(detail.json().rail).toMatchObject({ sellerReceipt: { verified: true, signer: sellerReceiptKey.address }, authorization: { scheme: 'upto', value: '1' } });
+    await expectLedgerConsistent(prisma);
+  });
+
+  it('recognises a retried call as the same payment: the payment identifier comes from the Idempotency-Key', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const call = (key: string) =>
+      fetch(`${appUrl}/functions/v1/mcp-server/x402/fetch`, {
+        method: 'POST',
+        headers: { ...agent.headers, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ url: `${sellerUrl}/metered`, headers: { 'x-agent-address': agent.address } }),
+      }).then(async (response) => ({ status: response.status, body: (await response.json()) as { payment: { intent_id: string } } }));
+    const seenBefore = identifiersSeen.length;
+    await run(async () => {
+      const first = await call('weather-7');
+      const again = await call('weather-7');
+      expect([first.status, again.status]).toEqual([200, 200]);
+      expect(again.body.payment.intent_id).toBe(first.body.payment.intent_id);
+      expect((await call('weather-8')).status).toBe(200);
+    });
+    // The seller saw two payments: the repeated call was answered from the first, one identifier each.
+    expect(identifiersSeen.slice(seenBefore)).toEqual([paymentIdentifierFor(agent.id, 'weather-7'), paymentIdentifierFor(agent.id, 'weather-8')]);
+    const after = await balances(agent);
+    expect(before.ledger - after.ledger).toBe(2n * USED);
+    expect(before.onChain - after.onChain).toBe(2n * USED);
     await expectLedgerConsistent(prisma);
   });
 
@@ -288,6 +339,11 @@ describe('a hostile upto seller', () => {
     expect(before.onChain - after.onChain).toBe(USED);
     expect(after.seller - before.seller).toBe(USED);
     expect((await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { amount: true } })).amount).toBe(USED);
+    // Its receipt names someone else as the payer: kept, but not verified.
+    const [operation] = await signedOperations(prisma, agent.id);
+    const receipt = (operation!.details as { sellerReceipt?: { verified: boolean; problems: string[] } }).sellerReceipt;
+    expect(receipt?.verified).toBe(false);
+    expect(receipt?.problems.join('; ')).toContain(`not the agent ${agent.address}`);
     await expectLedgerConsistent(prisma);
   });
 });

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CURRENCIES } from '../money';
 import { agentCredentialView, agentTransactionView, spendingRulesView } from './agents';
-import { INTENT_STATUSES, metadataSchema, railSchema } from './intents';
+import { INTENT_STATUSES, metadataSchema, railSchema, sellerReceiptView } from './intents';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
 
 export const AGENT_API_PREFIX = '/functions/v1/mcp-server';
@@ -87,6 +87,11 @@ export const x402SignPaymentFields = z.object({
   description: z.string().trim().max(500, { error: 'description must be at most 500 characters' }).optional(),
   category: text('category', 100).optional(),
   idempotency_key: idempotencyKeySchema.optional(),
+  /**
+   * x402 v2: the 402's `extensions`, as the seller sent them. Purser answers the ones it supports
+   * (payment-identifier: the payment's identifier, derived from the Idempotency-Key).
+   */
+  extensions: z.record(z.string(), z.unknown()).optional(),
 });
 
 /** The body is the chosen requirement, as the spec documents it, or x402SignPaymentFields. */
@@ -269,5 +274,7 @@ export const x402UpstreamResponseView = z.object({
   payment_response: z.record(z.string(), z.unknown()).nullable(),
   /** The agent's payment behind the header, when one was sent. */
   payment: z.object({ intent_id: z.string(), status: z.enum(INTENT_STATUSES), transaction_hash: z.string().nullable() }).nullable(),
+  /** The seller's signed receipt for this payment, checked; null when it sent none. */
+  seller_receipt: sellerReceiptView.nullable().optional(),
 });
 export type X402UpstreamResponseView = z.infer<typeof x402UpstreamResponseView>;

@@ -345,6 +345,25 @@ export const paymentAuthorizationView = z.object({
 });
 export type PaymentAuthorizationView = z.infer<typeof paymentAuthorizationView>;
 
+/**
+ * A seller's signed receipt for a paid resource (x402's offer-receipt extension), as Purser
+ * checked it against the payment: `verified` only when its signature holds and it names this
+ * agent, network, resource and settlement, recently, signed by whoever signed the seller's offer.
+ */
+export const sellerReceiptView = z.object({
+  format: z.enum(['jws', 'eip712']),
+  verified: z.boolean(),
+  /** Why it is not verified; empty when it is. */
+  problems: z.array(z.string()),
+  /** Who signed it: an address (EIP-712) or a key id (JWS). */
+  signer: z.string().nullable(),
+  /** What it says, whether or not it holds. */
+  claims: z.record(z.string(), z.unknown()).nullable(),
+  /** The receipt as the seller sent it. */
+  receipt: z.record(z.string(), z.unknown()),
+});
+export type SellerReceiptView = z.infer<typeof sellerReceiptView>;
+
 export const paymentRailView = z.object({
   rail: railSchema,
   /** The rail's own reference: authorisation nonce, transfer id, transaction signature. */
@@ -359,6 +378,8 @@ export const paymentRailView = z.object({
   /** That transaction on the network's block explorer; null when the network has none (the sandbox chain). */
   explorerUrl: z.string().nullable(),
   authorization: paymentAuthorizationView.nullable(),
+  /** x402: the seller's signed receipt, as Purser checked it; null when it sent none. */
+  sellerReceipt: sellerReceiptView.nullable(),
 });
 export type PaymentRailView = z.infer<typeof paymentRailView>;
 

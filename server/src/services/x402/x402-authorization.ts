@@ -16,12 +16,14 @@
  *   redeemed has its Permit2 nonce invalidated by the agent (`invalidatePermit2NonceOnChain`).
  */
 import { AppError } from '@purser/core';
+import { createHash } from 'node:crypto';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { authorizationTypes, PERMIT2_ADDRESS, uptoPermit2WitnessTypes, x402UptoPermit2ProxyAddress } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
+import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { getAddress, isAddress, isAddressEqual, verifyTypedData, type Address, type Hex, type LocalAccount } from 'viem';
 import type { EvmChain, EvmNetworkInfo } from '../chain/evm-chain';
 import { decodePaymentHeader, requirementPrice, type DecodedPaymentHeader, type PayableScheme, type X402Version } from './x402-messages';
@@ -113,8 +115,13 @@ export async function signX402Authorization(request: {
   priced: PricedRequirement;
   domain: { name: string; version: string };
   resource?: { url: string; description?: string; mimeType?: string };
+  /**
+   * x402 v2: the payment's identifier (`paymentIdentifierFor`), sent as the payment-identifier
+   * extension: the seller's declaration echoed as it was (sellers check the echo) with the id added.
+   */
+  paymentId?: { id: string; declared?: Record<string, unknown> };
 }): Promise<string> {
-  const { account, requirement, priced, domain, resource } = request;
+  const { account, requirement, priced, domain, resource, paymentId } = request;
   const signing = {
     ...requirement,
     maxTimeoutSeconds: priced.validitySeconds,
@@ -133,7 +140,23 @@ export async function signX402Authorization(request: {
     payload,
     accepted: requirement as unknown as PaymentRequirements,
     ...(resource ? { resource: resource as PaymentPayload['resource'] } : {}),
+    ...(paymentId ? { extensions: paymentIdentifierExtension(paymentId.id, paymentId.declared) } : {}),
   });
+}
+
+function paymentIdentifierExtension(id: string, declared: Record<string, unknown> | undefined): Record<string, unknown> {
+  const declaration = isPaymentIdentifierExtension(declared) ? structuredClone(declared) : declarePaymentIdentifierExtension(false);
+  return appendPaymentIdentifierToExtensions({ [PAYMENT_IDENTIFIER]: declaration }, id);
+}
+
+/**
+ * The x402 payment-identifier of an agent's payment: derived from the agent and the
+ * Idempotency-Key the payment was made with, so the same call repeated carries the same
+ * identifier and a seller recognises it as one payment. Hashed: the key itself is the agent's
+ * and never leaves Purser.
+ */
+export function paymentIdentifierFor(agentId: string, idempotencyKey: string): string {
+  return `pay_${createHash('sha256').update(`${agentId}\n${idempotencyKey}`).digest('hex').slice(0, 40)}`;
 }
 
 /** What a header must say to be used for a payment intent. */

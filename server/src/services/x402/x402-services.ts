@@ -9,6 +9,8 @@
  * releases the funds if it expires unused.
  */
 import { AppError, toDecimalString, type X402FetchInput, type X402ProxyInput, type X402RequirementsInput, type X402RequirementsView, type X402SignedPaymentView, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
+import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
+import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { getAddress, type Address } from 'viem';
 import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
@@ -21,9 +23,30 @@ import type { X402IntentMetadata } from '../rails/x402-base-rail';
 import { allowingHost } from '../outbound/outbound-policy';
 import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
 import { assertSignedAsPriced, DEFAULT_X402_MAX_VALIDITY_SECONDS, priceRequirement, type PricedRequirement } from './x402-authorization';
-import { decodePaymentHeader, paymentHeaderName, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
+import { checkSellerReceipt, offerSigner, receiptInPaymentResponse, type SellerReceipt } from './seller-receipts';
+import { decodePaymentHeader, paymentHeaderName, paymentPayer, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
 export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'outbound' | 'publicUrl' | 'logger' | 'x402MaxValiditySeconds'> & Partial<Pick<AppDeps, 'events'>>;
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The most of a seller's payment-identifier declaration kept with a payment. */
+const KEPT_EXTENSION_MAX_BYTES = 4 * 1024;
+
+/**
+ * What the intent keeps of the 402's extensions Purser answers: the payment-identifier
+ * declaration as the seller made it (echoed with the payment's identifier), and who signed the
+ * seller's offer (offer-receipt), which its receipt must match. Both are the same for every 402
+ * of one resource, so a retried call is the same request.
+ */
+async function answeredExtensions(extensions: Record<string, unknown>, url: string | undefined): Promise<Pick<X402IntentMetadata, 'extensions' | 'offer_signer'>> {
+  const declared = extensions[PAYMENT_IDENTIFIER];
+  const keep = isObject(declared) && Buffer.byteLength(JSON.stringify(declared)) <= KEPT_EXTENSION_MAX_BYTES;
+  const signer = url && isObject(extensions[OFFER_RECEIPT]) ? await offerSigner(extensions, url) : null;
+  return { ...(keep ? { extensions: { [PAYMENT_IDENTIFIER]: declared } } : {}), ...(signer ? { offer_signer: signer } : {}) };
+}
 
 function priceFor(deps: X402Deps, requirement: Record<string, unknown>, x402Version: X402Version): PricedRequirement {
   return priceRequirement(requirement, x402Version, deps.chain.info, deps.x402MaxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS);
@@ -123,6 +146,7 @@ export async function signX402Payment(
     ...(input.resource ? { resource: input.resource } : url ? { resource: { url } } : {}),
     // Host rules of merchant policies count only for a URL Purser fetched itself.
     url_fetched: options.urlFetched === true,
+    ...(version === 2 && input.extensions ? await answeredExtensions(input.extensions, url) : {}),
   };
   const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : undefined) ?? input.resource?.description ?? '';
   const created = await createIntent(
@@ -248,8 +272,42 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   }
   const answer = upstreamView(response, null);
   const hash = await settlementHash(deps, intentId, settledBySeller ? answer : null);
-  return { ...answer, payment: { intent_id: intentId, status: intent.status, transaction_hash: hash } };
+  const sellerReceipt = await keptSellerReceipt(deps, intentId, answer.payment_response, { payer: paymentPayer(decoded), url: input.url, transaction: hash });
+  return { ...answer, payment: { intent_id: intentId, status: intent.status, transaction_hash: hash }, seller_receipt: sellerReceipt };
 }
+
+/**
+ * The seller's signed receipt in its answer, checked against the payment (seller-receipts.ts)
+ * and kept with the settled rail operation (after the workflow wrote its details, as the kept
+ * answer is); null when the seller sent none.
+ */
+async function keptSellerReceipt(
+  deps: X402Deps,
+  intentId: string,
+  paymentResponse: unknown,
+  paid: { payer: string; url: string; transaction: string | null },
+): Promise<SellerReceipt | null> {
+  const receipt = receiptInPaymentResponse(paymentResponse);
+  if (!receipt) return null;
+  const { metadata } = await intentTerms(deps, intentId);
+  const x402 = (metadata as { x402?: X402IntentMetadata } | null)?.x402;
+  const checked = await checkSellerReceipt(receipt, {
+    payer: paid.payer,
+    network: deps.chain.info.network,
+    resourceUrl: x402?.resource?.url ?? paid.url,
+    transaction: paid.transaction,
+    offerSigner: x402?.offer_signer ?? null,
+  });
+  if (Buffer.byteLength(JSON.stringify(checked)) <= KEPT_RECEIPT_MAX_BYTES) {
+    await deps.db.prisma.$executeRaw`
+      UPDATE rail_operations SET details = details || jsonb_build_object('sellerReceipt', ${JSON.stringify(checked)}::jsonb)
+       WHERE payment_intent_id = ${intentId}::uuid AND status = 'settled'`;
+  }
+  return checked;
+}
+
+/** What a kept seller receipt may weigh. */
+const KEPT_RECEIPT_MAX_BYTES = 16 * 1024;
 
 /** What a kept seller response may weigh; a larger one is answered once and not kept. */
 const KEPT_RESPONSE_MAX_BYTES = 256 * 1024;
@@ -308,6 +366,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
       description: input.description,
       category: input.category,
       idempotency_key: input.idempotency_key,
+      ...(info.extensions ? { extensions: info.extensions } : {}),
     },
     { idempotencyKey: options.idempotencyKey, urlFetched: true },
   );
@@ -329,6 +388,7 @@ async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, int
   if (!kept) return null;
   const intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
   const hash = details!.transactionHash;
-  return { ...kept, payment: { intent_id: intentId, status: intent.status, transaction_hash: typeof hash === 'string' ? hash : null } };
+  const receipt = (details!.sellerReceipt ?? null) as SellerReceipt | null;
+  return { ...kept, payment: { intent_id: intentId, status: intent.status, transaction_hash: typeof hash === 'string' ? hash : null }, seller_receipt: receipt };
 }
 

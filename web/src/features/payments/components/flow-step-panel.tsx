@@ -302,7 +302,31 @@ function ExecuteContent({ detail }: { detail: PaymentDetail }) {
           />
         </>
       )}
+      {rail.sellerReceipt && <SellerReceiptContent receipt={rail.sellerReceipt} />}
     </Stack>
+  );
+}
+
+/** The seller's signed receipt (x402 offer-receipt), as Purser checked it against the payment. */
+function SellerReceiptContent({ receipt }: { receipt: NonNullable<NonNullable<PaymentDetail['rail']>['sellerReceipt']> }) {
+  return (
+    <>
+      <Typography variant="subtitle2" component="h3">
+        Seller&apos;s receipt
+      </Typography>
+      <FieldList
+        dense
+        rows={[
+          {
+            label: 'Checked',
+            value: <Chip size="small" color={receipt.verified ? 'success' : 'warning'} label={receipt.verified ? 'Verified: it matches this payment' : 'Not verified'} />,
+          },
+          { label: 'Format', value: receipt.format === 'eip712' ? 'EIP-712 signature' : 'JWS' },
+          ...(receipt.signer ? [{ label: 'Signed by', value: <Mono>{receipt.signer}</Mono> }] : []),
+          ...receipt.problems.map((problem, index) => ({ label: index === 0 ? 'Why not' : '', value: problem })),
+        ]}
+      />
+    </>
   );
 }
 
