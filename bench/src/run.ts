@@ -86,6 +86,7 @@ const rows = [
   payments.latency,
   payments.burst,
   x402.latency,
+  x402.upto,
   balance.p50,
   balance.p99,
   payments.owners,

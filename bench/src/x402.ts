@@ -7,13 +7,21 @@
  * workflow, the paid call, settlement, capture) is reported beside it, one at a time and,
  * when asked, as a concurrent burst of payers, each paying once.
  *
+ * The same for x402's `upto` scheme (the sandbox's metered /sandbox/paid/tokens, at most $0.01,
+ * settling $0.0037): the official upto client, whose wallet approved Permit2 once beforehand,
+ * against /x402/fetch, which also sets the agent's Permit2 allowance to what it holds before
+ * every payment (one EIP-2612 permit on chain) and reads the settled amount from the chain.
+ *
  * `npm run bench` calls measureX402; on its own (PostgreSQL and the Temporal CLI needed; it
  * starts the sandbox chain, a Temporal dev server, the worker and the product's HTTP server):
  *   PURSER_TEST_DB=postgres npx tsx bench/src/x402.ts [payments=20] [burst=10]
  */
 import { x402Client } from '@x402/core/client';
+import { PERMIT2_ADDRESS } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
+import { createWalletClient, erc20Abi, http, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mirrorFundingOnChain } from '@purser/server';
 import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
@@ -32,33 +40,41 @@ export interface X402Options {
   burst: number;
 }
 
-export async function measureX402(h: Harness, { payments, burst }: X402Options): Promise<{ latency: Measurement; burst?: Measurement }> {
+export async function measureX402(h: Harness, { payments, burst }: X402Options): Promise<{ latency: Measurement; upto: Measurement; burst?: Measurement }> {
   if (!h.app) throw new Error('measureX402 needs the harness started with { app: true }');
   const { url: appUrl, deps, chain } = h.app;
   const quoteUrl = `${appUrl}/sandbox/paid/quote`;
+  const tokensUrl = `${appUrl}/sandbox/paid/tokens?tokens=370`;
   log('x402: setting up payers');
   const ownerId = await createOwner(h);
 
   /** The official client in a fresh wallet holding sandbox USDC: the seller's own buyer. */
-  const newBuyer = async () => {
+  const newBuyer = async (scheme: 'exact' | 'upto' = 'exact') => {
     const account = privateKeyToAccount(generatePrivateKey());
     await chain.fundSandboxAddress(account.address, FUNDING);
-    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: new ExactEvmScheme(account) }] });
+    if (scheme === 'upto') {
+      // Once, as upto buyers do: Permit2 may then move the wallet's USDC under its signatures.
+      const wallet = createWalletClient({ account, chain: chain.publicClient.chain!, transport: http(chain.rpcUrl) });
+      const hash = await wallet.writeContract({ address: chain.info.usdcAddress, abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] });
+      await chain.publicClient.waitForTransactionReceipt({ hash });
+    }
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: scheme === 'upto' ? new UptoEvmScheme(account) : new ExactEvmScheme(account) }] });
     const payingFetch = wrapFetchWithPayment(fetch, client);
+    const url = scheme === 'upto' ? tokensUrl : quoteUrl;
     return async () => {
-      const response = await payingFetch(quoteUrl);
+      const response = await payingFetch(url);
       if (response.status !== 200) throw new Error(`The direct payment answered ${response.status}: ${await response.text()}`);
       await response.arrayBuffer();
     };
   };
 
   /** An agent funded the way an owner funds one, whose funding the sandbox mirrors on chain. */
-  const newAgent = async () => {
+  const newAgent = async (url = quoteUrl) => {
     const created = await createFundedAgent(h, ownerId, FUNDING);
     await mirrorFundingOnChain(deps, { agentId: created.agent.id, amount: FUNDING, currency: 'USDC', replayed: created.replayed });
     const headers = { 'content-type': 'application/json', 'x-agent-did': created.agent.did, authorization: `Bearer ${created.api_key.key}` };
     return async () => {
-      const response = await fetch(`${appUrl}/functions/v1/mcp-server/x402/fetch`, { method: 'POST', headers, body: JSON.stringify({ url: quoteUrl }) });
+      const response = await fetch(`${appUrl}/functions/v1/mcp-server/x402/fetch`, { method: 'POST', headers, body: JSON.stringify({ url }) });
       const text = await response.text();
       const upstream = response.status === 200 ? (JSON.parse(text) as { status?: number; payment?: unknown }) : undefined;
       if (upstream?.status !== 200 || !upstream.payment) throw new Error(`The payment through Purser answered ${response.status}: ${text}`);
@@ -80,15 +96,31 @@ export async function measureX402(h: Harness, { payments, burst }: X402Options):
     target: { of: 'ratio', op: '<=', bound: 1.3 },
     detail: `${payments} each, taken in turns; p95 ${formatNumber(percentile(purserMs, 0.95))} ms vs ${formatNumber(percentile(directMs, 0.95))} ms`,
   };
-  if (burst <= 0) return { latency };
 
-  const directBurst = await Promise.all(Array.from({ length: burst }, newBuyer));
-  const purserBurst = await Promise.all(Array.from({ length: burst }, newAgent));
+  const directUpto = await newBuyer('upto');
+  const purserUpto = await newAgent(tokensUrl);
+  log(`x402 upto: ${payments} metered requests each way, one at a time, taken in turns`);
+  await h.guard(pairedLatencies(WARM_UP, purserUpto, directUpto));
+  const [purserUptoMs, directUptoMs] = await h.guard(pairedLatencies(payments, purserUpto, directUpto));
+  const upto: Measurement = {
+    name: 'x402 upto (metered) request through /x402/fetch, p50',
+    value: percentile(purserUptoMs, 0.5),
+    unit: 'ms',
+    floor: percentile(directUptoMs, 0.5),
+    floorName: "@x402/fetch with the official upto client (Permit2 approved once)",
+    target: { of: 'report' },
+    detail: `${payments} each; Purser also sets the Permit2 allowance to what it holds on every payment; the exact row's direct p50 is ${formatNumber(percentile(directMs, 0.5))} ms`,
+  };
+  if (burst <= 0) return { latency, upto };
+
+  const directBurst = await Promise.all(Array.from({ length: burst }, () => newBuyer()));
+  const purserBurst = await Promise.all(Array.from({ length: burst }, () => newAgent()));
   log(`x402: bursts of ${burst} payers`);
   const directRate = await h.guard(burstRate(directBurst));
   const purserRate = await h.guard(burstRate(purserBurst));
   return {
     latency,
+    upto,
     burst: {
       name: `burst of ${burst} x402 payers through /x402/fetch`,
       value: purserRate,
@@ -108,7 +140,7 @@ if (isEntryPoint(import.meta.url)) {
   const h = await startHarness({ app: true });
   try {
     const x402 = await measureX402(h, { payments, burst });
-    printMeasurements(x402.burst ? [x402.latency, x402.burst] : [x402.latency]);
+    printMeasurements(x402.burst ? [x402.latency, x402.upto, x402.burst] : [x402.latency, x402.upto]);
   } finally {
     await h.close();
   }

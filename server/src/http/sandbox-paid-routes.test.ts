@@ -2,10 +2,12 @@ import { inflateSync } from 'node:zlib';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
+import { PERMIT2_ADDRESS } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Address, Hex } from 'viem';
+import { createWalletClient, erc20Abi, http, type Address, type Hex } from 'viem';
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvmChain } from '../services/chain/evm-chain';
@@ -146,6 +148,27 @@ describe('the sandbox paid API', () => {
     expect(decodePaymentRequiredHeader(response.headers.get('payment-required')!).error).toBe('invalid_exact_evm_insufficient_balance');
     expect(await balances(payer.address)).toEqual(before);
     expect(await chain.authorizationUsed(payer.address, nonce)).toBe(false);
+  });
+
+  it('meters its tokens with upto: offers at most $0.01, settles what the call used', async () => {
+    const unpaid = await fetch(`${baseUrl}/sandbox/paid/tokens`);
+    expect(unpaid.status).toBe(402);
+    const [offer] = decodePaymentRequiredHeader(unpaid.headers.get('payment-required')!).accepts;
+    expect(offer).toMatchObject({ scheme: 'upto', amount: '10000', payTo: seller, extra: { assetTransferMethod: 'permit2' } });
+
+    // A buyer of its own: it approves Permit2 for the maximum, then the official upto client pays.
+    const payer = privateKeyToAccount(generatePrivateKey());
+    await chain.fundSandboxAddress(payer.address, 1_000_000n);
+    const wallet = createWalletClient({ account: payer, chain: chain.publicClient.chain!, transport: http(chain.rpcUrl) });
+    await chain.publicClient.waitForTransactionReceipt({ hash: await wallet.writeContract({ address: chain.info.usdcAddress, abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, 10_000n] }) });
+    const before = await balances(payer.address);
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: new UptoEvmScheme(payer) }] });
+    const response = await wrapFetchWithPayment(fetch, client)(`${baseUrl}/sandbox/paid/tokens?tokens=370`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ tokens: 370, chargedUsd: '$0.00370' });
+    const after = await balances(payer.address);
+    expect(before.payer - after.payer).toBe(3_700n);
+    expect(after.seller - before.seller).toBe(3_700n);
   });
 });
 

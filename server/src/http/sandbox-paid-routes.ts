@@ -1,12 +1,15 @@
 /**
  * The sandbox's demo paid API under /sandbox/paid/, for trying agents' x402 payments without
- * real money: weather, a quote and a report, each behind the official x402 seller middleware
- * (@x402/hono; there is no Fastify one), paid to the sandbox's demo seller in sandbox USDC.
+ * real money: weather, a quote, a report and a chart at a fixed price (x402's `exact` scheme), and
+ * metered text at most $0.01 a call (`upto`: the buyer signs the maximum, the seller settles the
+ * tokens it produced), each behind the official x402 seller middleware (@x402/hono; there is no
+ * Fastify one), paid to the sandbox's demo seller in sandbox USDC.
  * Fastify hands each request to a small Hono app and sends back what it answers. On a real
  * network nothing is registered.
  */
-import { paymentMiddleware, x402ResourceServer } from '@x402/hono';
+import { paymentMiddleware, setSettlementOverrides, x402ResourceServer } from '@x402/hono';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
+import { UptoEvmScheme } from '@x402/evm/upto/server';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Hono } from 'hono';
 import type { Address } from 'viem';
@@ -26,7 +29,10 @@ interface PaidApiDeps {
 interface PaidEndpoint {
   path: string;
   operationId: string;
+  /** The price, or for a metered (`upto`) endpoint the most one call costs. */
   price: string;
+  /** Metered: what the call used, in atomic USDC, which the seller settles (at most the price). */
+  charge?(query: Record<string, string>): bigint;
   description: string;
   query?: z.ZodType;
   response: z.ZodType;
@@ -58,6 +64,17 @@ const reportView = z.object({
   sections: z.array(z.object({ heading: z.string(), body: z.string() })),
   note: z.string(),
 });
+
+const tokensView = z.object({ tokens: z.number(), text: z.string(), chargedUsd: z.string(), note: z.string() });
+
+/** The metered endpoint's rate: $0.00001 a token, at most 1,000 tokens ($0.01) a call. */
+const TOKEN_PRICE = 10n;
+const MAX_TOKENS = 1_000;
+
+function tokensOf(query: Record<string, string>): number {
+  const asked = Number.parseInt(query.tokens ?? '', 10);
+  return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, MAX_TOKENS) : 370;
+}
 
 const QUOTES = [
   { quote: 'The secret of getting ahead is getting started.', author: 'Mark Twain' },
@@ -125,6 +142,19 @@ const ENDPOINTS: PaidEndpoint[] = [
     }),
   },
   {
+    path: '/tokens',
+    operationId: 'sandboxTokens',
+    price: '$0.01',
+    description: 'Metered text: at most $0.01 a call, charged $0.00001 a token (?tokens=, default 370, at most 1000), paid with the upto scheme',
+    query: z.object({ tokens: z.string().optional().describe('How many tokens to produce; 370 when left out, at most 1000') }),
+    response: tokensView,
+    charge: (query) => BigInt(tokensOf(query)) * TOKEN_PRICE,
+    respond: (query): z.input<typeof tokensView> => {
+      const tokens = tokensOf(query);
+      return { tokens, text: 'lorem '.repeat(tokens).trim(), chargedUsd: `$${(Number(BigInt(tokens) * TOKEN_PRICE) / 1e6).toFixed(5)}`, note: DEMO_NOTE };
+    },
+  },
+  {
     path: '/chart.png',
     operationId: 'sandboxChart',
     price: '$0.02',
@@ -137,12 +167,12 @@ const ENDPOINTS: PaidEndpoint[] = [
 
 function createPaidApi(chain: EvmChain, payTo: Address): Hono {
   const network = chain.info.network;
-  const server = new x402ResourceServer(chain.facilitator).register(network, new ExactEvmScheme());
+  const server = new x402ResourceServer(chain.facilitator).register(network, new ExactEvmScheme()).register(network, new UptoEvmScheme());
   const routes = Object.fromEntries(
     ENDPOINTS.map((endpoint) => [
       `GET ${SANDBOX_PAID_PREFIX}${endpoint.path}`,
       {
-        accepts: { scheme: 'exact', network, payTo, price: endpoint.price },
+        accepts: { scheme: endpoint.charge ? 'upto' : 'exact', network, payTo, price: endpoint.price },
         description: endpoint.description,
         mimeType: endpoint.mediaType ?? 'application/json',
       },
@@ -152,6 +182,8 @@ function createPaidApi(chain: EvmChain, payTo: Address): Hono {
   api.use(paymentMiddleware(routes, server));
   for (const endpoint of ENDPOINTS) {
     api.get(`${SANDBOX_PAID_PREFIX}${endpoint.path}`, (c) => {
+      // A metered call settles what it used, not the maximum the buyer signed.
+      if (endpoint.charge) setSettlementOverrides(c, { amount: endpoint.charge(c.req.query()).toString() });
       const answer = endpoint.respond(c.req.query());
       if (!endpoint.mediaType) return c.json(answer);
       return c.body(new Uint8Array(answer as Buffer), 200, { 'content-type': endpoint.mediaType });
