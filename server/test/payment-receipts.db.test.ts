@@ -7,7 +7,7 @@
  * workflow runs: the ledger payment is taken through the engine's own steps.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
-import { createLocalJWKSet, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, decodeProtectedHeader, generateKeyPair, jwtVerify, SignJWT, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAYMENT_NOT_SETTLED_MESSAGE, PAYMENT_RECEIPT_TYP, paymentReceiptClaims, type PaymentReceiptView } from '@purser/core';
 import type { Prisma, PrismaClient } from '@purser/db';
@@ -209,7 +209,28 @@ describe('a settled payment’s receipt', () => {
         settled_at: settledAt.toISOString(),
       },
     });
-    expect(view).toEqual({ receipt: view.receipt, issuer: t.deps.publicUrl, kid: expect.any(String), issuer_metadata_url: `${t.deps.publicUrl}/.well-known/jwt-vc-issuer` });
+    expect(view).toEqual({
+      receipt: view.receipt,
+      issuer: t.deps.publicUrl,
+      kid: expect.any(String),
+      jwks_url: `${t.deps.publicUrl}/.well-known/jwks.json`,
+      issuer_metadata_url: `${t.deps.publicUrl}/.well-known/jwt-vc-issuer`,
+    });
+  });
+
+  it('verifies as a third party would: jose fetching the JSON Web Key Set the deployment publishes', async () => {
+    const view = await receiptOf(ledgerPaymentId);
+    const served = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    try {
+      const remote = createRemoteJWKSet(new URL(new URL(view.jwks_url).pathname, served));
+      const { payload } = await jwtVerify(view.receipt, remote, { issuer: t.deps.publicUrl, typ: PAYMENT_RECEIPT_TYP, algorithms: ['EdDSA'] });
+      expect(payload.jti).toBe(ledgerPaymentId);
+      const [header, claims, signature] = view.receipt.split('.') as [string, string, string];
+      const tampered = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString()), receipt: { amount: '0.01' } })).toString('base64url');
+      await expect(jwtVerify(`${header}.${tampered}.${signature}`, remote, { issuer: t.deps.publicUrl })).rejects.toThrow();
+    } finally {
+      await t.app.server.close();
+    }
   });
 
   it('names the key it was signed with, as published at the URL it gives', async () => {

@@ -214,6 +214,8 @@ export const publicJwkView = z.object({ kty: z.string(), crv: z.string(), x: z.s
 /** GET /.well-known/jwt-vc-issuer: SD-JWT VC issuer metadata, the keys agent credentials are signed with. */
 export const issuerMetadataView = z.object({ issuer: z.string(), jwks: z.object({ keys: z.array(publicJwkView) }) });
 export type IssuerMetadataView = z.infer<typeof issuerMetadataView>;
+/** The platform issuer's public keys as a JSON Web Key Set (RFC 7517), at /.well-known/jwks.json. */
+export const jwksView = issuerMetadataView.shape.jwks;
 
 /** A DID document (W3C DID Core): the platform's did:web or an agent's did:agnic. */
 export const didDocumentView = z.looseObject({

@@ -485,14 +485,16 @@ export type PaymentReceiptClaims = z.infer<typeof paymentReceiptClaims>;
 
 /**
  * A payment's receipt as the owner API, the agent API and the console answer it: the compact JWS
- * and where its key is published. `issuer_metadata_url` is the SD-JWT VC issuer metadata
- * (/.well-known/jwt-vc-issuer), whose `jwks` member holds the keys; it is not itself a JWKS.
+ * and where its key is published: `jwks_url` is the issuer's JSON Web Key Set
+ * (/.well-known/jwks.json, what JOSE libraries fetch, e.g. jose's createRemoteJWKSet), and
+ * `issuer_metadata_url` the SD-JWT VC issuer metadata (/.well-known/jwt-vc-issuer) holding the same keys.
  */
 export const paymentReceiptView = z.object({
   /** Compact JWS: header { alg: EdDSA, typ: purser-receipt+jwt, kid }, payload paymentReceiptClaims. */
   receipt: z.string(),
   issuer: z.string(),
   kid: z.string(),
+  jwks_url: z.string(),
   issuer_metadata_url: z.string(),
 });
 export type PaymentReceiptView = z.infer<typeof paymentReceiptView>;

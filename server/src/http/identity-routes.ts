@@ -10,6 +10,7 @@ import {
   didDocumentView,
   didResolutionView,
   issuerMetadataView,
+  jwksView,
   type CredentialTypeMetadataView,
   type IssuerMetadataView,
 } from '@purser/core';
@@ -23,6 +24,7 @@ import { registerRoute } from './api-v1/register-route';
 
 export const IDENTITY_ROUTES = {
   issuerMetadata: '/.well-known/jwt-vc-issuer',
+  jwks: '/.well-known/jwks.json',
   platformDid: '/.well-known/did.json',
   credentialType: AGENT_CREDENTIAL_PATH,
   statusList: AGENT_STATUS_LIST_PATH,
@@ -65,6 +67,16 @@ export const identityApiRoutes = [
     response: issuerMetadataView,
     // jose types every member of a JWK optional; the response parse checks the issuer key has them.
     handler: async ({ deps }) => (await getIssuerMetadata(deps)) as IssuerMetadataView,
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.jwks,
+    operationId: 'getIssuerJwks',
+    summary: "The platform issuer's public keys as a JSON Web Key Set: they verify agent credentials and Purser's payment receipts",
+    tag: TAG,
+    auth: 'public',
+    response: jwksView,
+    handler: async ({ deps }) => (await getIssuerMetadata(deps)).jwks as IssuerMetadataView['jwks'],
   }),
   defineRoute({
     method: 'GET',

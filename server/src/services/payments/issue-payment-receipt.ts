@@ -42,8 +42,9 @@ export interface ReceiptReader {
   agentId?: string;
 }
 
-/** Where the issuer's keys are published (served by http/identity-routes.ts). */
+/** Where the issuer's keys are published (served by http/identity-routes.ts): its metadata, and its JWKS. */
 export const ISSUER_METADATA_PATH = '/.well-known/jwt-vc-issuer';
+export const IDENTITY_JWKS_PATH = '/.well-known/jwks.json';
 const AGENT_NOT_FOUND_MESSAGE = 'This agent has no such payment';
 const TRANSACTION_HASH = /^0x[0-9a-fA-F]{64}$/;
 
@@ -80,6 +81,7 @@ export async function issuePaymentReceipt(deps: PaymentReceiptDeps, reader: Rece
     receipt: `${signingInput}.${issuer.sign(signingInput)}`,
     issuer: issuer.issuer,
     kid: issuer.kid,
+    jwks_url: `${issuer.issuer}${IDENTITY_JWKS_PATH}`,
     issuer_metadata_url: `${issuer.issuer}${ISSUER_METADATA_PATH}`,
   };
 }
