@@ -5,7 +5,7 @@
 // the page checks.
 // Another owner's payment, like an unknown id, is "Payment not found".
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { agentPay, createFundedAgent, PAYEE } from '../support/agents';
+import { AGENT_API, agentHeaders, agentPay, createFundedAgent, PAYEE } from '../support/agents';
 import { signUpOwner } from '../support/owner';
 import { auditPage } from '../support/page-checks';
 import { openSettled } from '../support/session';
@@ -72,7 +72,7 @@ test.describe('a payment in the console', () => {
     const receipt = page.getByRole('region', { name: 'Receipt' });
     await expect(receipt.getByRole('heading', { level: 2, name: 'Receipt' })).toBeVisible();
     await expect(receipt.getByTestId('payment-receipt-jws')).toHaveText(/^[\w-]+\.[\w-]+\.[\w-]+$/);
-    await expect(receipt).toContainText('/.well-known/jwt-vc-issuer');
+    await expect(receipt).toContainText('/.well-known/jwks.json');
     await expect(receipt.getByRole('button', { name: 'Copy receipt' })).toBeEnabled();
 
     // A click shows a step's detail; so does Enter on a focused step.
@@ -117,5 +117,44 @@ test.describe('a payment in the console', () => {
     }
     await page.getByRole('link', { name: 'Back to payments' }).click();
     await expect(page).toHaveURL(/\/dashboard\/payments$/);
+  });
+
+  test('shows a metered x402 payment: the signed maximum, what the seller settled, and the Permit2 authorisation', async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    const owner = await signUpOwner(page.request);
+    const agent = await createFundedAgent(page.request, owner, { name: `Metered bot ${Date.now() % 100_000}`, ownerTopUp: 100, fund: 5, maxTransaction: 5, dailyLimit: 50 });
+    // The sandbox's metered endpoint: at most $0.01 a call (upto), 370 tokens cost $0.0037.
+    const paid = await page.request.post(`${AGENT_API}/x402/fetch`, {
+      headers: { ...agentHeaders(agent), 'Idempotency-Key': `metered-${agent.id}` },
+      data: { url: `${process.env.E2E_BASE_URL}/sandbox/paid/tokens?tokens=370`, description: 'Metered tokens' },
+    });
+    expect(paid.status(), await paid.text()).toBe(200);
+    const { payment } = (await paid.json()) as { payment: { intent_id: string; status: string } };
+    expect(payment.status).toBe('settled');
+
+    const url = `/dashboard/payments/${payment.intent_id}`;
+    await openSettled(page, url);
+    await expect(page.getByRole('heading', { level: 1, name: 'Metered tokens' })).toBeVisible();
+    // The payment is what the seller settled, not the maximum it was allowed.
+    await expect(page.getByTestId('payment-amount')).toHaveText('0.0037 USDC');
+    await expectSettledFlow(page);
+    await node(page, 'execute').click();
+    await expect(panel(page)).toHaveAttribute('data-step', 'execute');
+    await expect(panel(page)).toContainText('upto (the seller settles what was used, at most the maximum)');
+    await expect(panel(page)).toContainText('Maximum');
+    await expect(panel(page)).toContainText('0.01 USDC');
+    await expect(panel(page)).toContainText('When signed');
+    // The ledger: the hold of the maximum, then one capture paying $0.0037 and returning $0.0063.
+    await page.getByRole('tab', { name: /Ledger/ }).click();
+    const ledger = page.getByTestId('ledger-entries');
+    await expect(ledger).toContainText('+0.0037');
+    await expect(ledger).toContainText('+0.0063');
+
+    await auditPage(page, testInfo, 'metered-payment', async () => {
+      await page.goto(url);
+      await expectSettledFlow(page);
+      await node(page, 'execute').click();
+      await expect(panel(page)).toContainText('Maximum');
+    });
   });
 });

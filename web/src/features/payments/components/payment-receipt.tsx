@@ -59,9 +59,8 @@ export function PaymentReceipt({ intentId }: { intentId: string }) {
               {receipt.data.receipt}
             </Box>
             <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5, overflowWrap: 'anywhere' }}>
-              To verify it, check the signature against the issuer’s published keys (
-              <ExternalLink href={receipt.data.jwks_url}>{receipt.data.jwks_url}</ExternalLink>, key{' '}
-              <Mono>{receipt.data.kid}</Mono>) with any JOSE library, e.g. jose’s <Mono>jwtVerify</Mono>, expecting issuer{' '}
+              To verify it, check the signature against the issuer’s keys published at{' '}
+              <ExternalLink href={receipt.data.jwks_url}>{receipt.data.jwks_url}</ExternalLink> (key <Mono>{receipt.data.kid}</Mono>) with any JOSE library, e.g. jose’s <Mono>jwtVerify</Mono>, expecting issuer{' '}
               <Mono>{receipt.data.issuer}</Mono> and type <Mono>{PAYMENT_RECEIPT_TYP}</Mono>.
             </Typography>
           </>
