@@ -12,8 +12,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { x402Facilitator } from '@x402/core/facilitator';
-import { decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
-import type { PaymentPayload } from '@x402/core/types';
+import { decodePaymentRequiredHeader, decodePaymentSignatureHeader, encodePaymentResponseHeader } from '@x402/core/http';
+import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { PERMIT2_ADDRESS, toFacilitatorEvmSigner, x402UptoPermit2ProxyABI, x402UptoPermit2ProxyAddress } from '@x402/evm';
 import { UptoEvmScheme as UptoFacilitatorScheme } from '@x402/evm/upto/facilitator';
 import { UptoEvmScheme as UptoServerScheme } from '@x402/evm/upto/server';
@@ -300,6 +300,39 @@ describe('an official upto seller charging $0.37 of a signed $1.00', () => {
     expect(capped.body.error?.message).toContain('more than max_amount');
     expect(await prisma.paymentIntent.count({ where: { agentId: agent.id } })).toBe(0);
     expect(await balances(agent)).toEqual(before);
+  });
+});
+
+describe('an upto authorisation the seller never redeemed', () => {
+  it('is invalidated on chain when the agent is suspended, and its hold returns at once', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const offered = await fetch(`${sellerUrl}/metered`, { headers: { accept: 'application/json' } });
+    const { accepts, extensions } = decodePaymentRequiredHeader(offered.headers.get('payment-required')!);
+    await run(async () => {
+      const signed = await agentCall(appUrl, agent, 'POST', '/x402/sign-payment', { requirement: accepts[0], x402_version: 2, url: `${sellerUrl}/metered`, extensions });
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+      const intentId = signed.body.intent_id as string;
+      const header = signed.body.x_payment_header as string;
+      const payment = decodePaymentSignatureHeader(header);
+      const nonce = BigInt((payment.payload as { permit2Authorization: { nonce: string } }).permit2Authorization.nonce);
+      // While it waits, Permit2 may move exactly what is held for it.
+      expect(await permit2Allowance(agent)).toBe(MAX);
+
+      const suspended = await ownerCall(env.testApp.app, owner, 'POST', `/api/v1/agents/${agent.id}/suspend`);
+      expect(suspended.statusCode, suspended.body).toBe(200);
+      // Invalidated by the agent on chain: the seller's facilitator can no longer settle it.
+      expect(await chain.permit2NonceUsed(agent.address, nonce)).toBe(true);
+      const { facilitator } = sellerFacilitator();
+      const redeemed = await facilitator.settle(payment, { ...(accepts[0] as PaymentRequirements), amount: USED.toString() }).catch((error: unknown) => ({ success: false, error }));
+      expect(redeemed.success).toBe(false);
+      expect(await waitForIntent(intentId, (status) => status === 'failed' || status === 'settled', 10_000)).toMatchObject({ status: 'failed' });
+      const operation = await prisma.railOperation.findUniqueOrThrow({ where: { paymentIntentId: intentId }, select: { declineCode: true } });
+      expect(operation.declineCode).toBe('authorization_cancelled');
+    });
+    expect(await balances(agent)).toEqual(before);
+    expect(await permit2Allowance(agent)).toBe(0n);
+    await expectLedgerConsistent(prisma);
   });
 });
 
