@@ -266,6 +266,10 @@ describe('agent API', () => {
 
     // Read back, by id and by key, without paying again.
     expect(await agentClientA.payment(paid.intent_id)).toEqual(paid);
+    // Its receipt, signed by the deployment: the same bytes through the agent's and the owner's client.
+    const receipt = await agentClientA.paymentReceipt(paid.intent_id);
+    expect(receipt).toMatchObject({ receipt: expect.stringMatching(/^[\w-]+\.[\w-]+\.[\w-]+$/), jwks_url: expect.stringMatching(/\/\.well-known\/jwks\.json$/) });
+    expect(await owner.intents.receipt(paid.intent_id)).toEqual(receipt);
     const keyed = await agentClientA.pay({ amount: 0.25, to_address: DEAD, idempotency_key: 'sdk-read-back' });
     expected.agentA -= 250_000n;
     expect(await agentClientA.paymentByKey('sdk-read-back')).toMatchObject({ intent_id: keyed.intent_id, status: 'settled' });
