@@ -16,6 +16,9 @@ import type {
   AgentTransaction,
   AgentTransactionList,
   PaymentReceipt,
+  X402ChannelClose,
+  X402ChannelDetail,
+  X402Channels,
   X402FetchBody,
   X402FetchResult,
   X402ProxyBody,
@@ -77,6 +80,18 @@ function x402Api(t: Transport) {
      * of `fetch` (a Response with the body's exact bytes).
      */
     fetch: (body: X402FetchBody, options?: MoneyRequestOptions): ApiPromise<X402FetchResult> => new ApiPromise(sendX402Fetch(t, body, options)),
+    /**
+     * The agent's batch-settlement channels (fetch opens one for a seller that offers only
+     * channels): the deposit held, what the vouchers signed, how many, and how each ended.
+     */
+    channels: (options?: RequestOptions) => t.call<X402Channels>(op.agentChannels, { options }),
+    /** One channel by its `intent_id`, with its vouchers: amount, running total, resource and time of each paid call. */
+    channel: (intentId: string, options?: RequestOptions) => t.call<X402ChannelDetail>(op.agentChannel, { params: { intentId }, options }),
+    /**
+     * Closes a channel by its `intent_id`: the seller is asked to claim and refund; the ledger
+     * captures what the chain says it claimed and returns the rest of the deposit.
+     */
+    closeChannel: (intentId: string, options?: RequestOptions) => t.call<X402ChannelClose>(op.agentCloseChannel, { params: { intentId }, options }),
   };
 }
 

@@ -134,6 +134,9 @@ const table = {
   x402SignPayment: agent('POST', '/x402/sign-payment', MONEY),
   x402Proxy: agent('POST', '/x402/proxy'),
   x402Fetch: agent('POST', '/x402/fetch', MONEY),
+  agentChannels: agent('GET', '/x402/channels'),
+  agentChannel: agent('GET', '/x402/channels/{intentId}'),
+  agentCloseChannel: agent('POST', '/x402/channels/{intentId}/close'),
   // Sessions (/auth/v1): not in the OpenAPI document.
   signUp: { method: 'POST', path: '/signup', surface: 'auth' },
   signIn: { method: 'POST', path: '/token', surface: 'auth' },

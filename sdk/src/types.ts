@@ -76,6 +76,9 @@ import type {
   webhookEndpointView,
   webhookEndpointWithSecretView,
   webhookEventView,
+  x402ChannelCloseView,
+  x402ChannelDetailView,
+  x402ChannelsView,
   x402FetchInput,
   x402ProxyInput,
   x402RequirementSchema,
@@ -214,6 +217,9 @@ export type X402SignedPayment = z.output<typeof x402SignedPaymentView>;
 export type X402ProxyBody = z.input<typeof x402ProxyInput>;
 export type X402FetchBody = z.input<typeof x402FetchInput>;
 export type X402UpstreamResponse = z.output<typeof x402UpstreamResponseView>;
+export type X402Channels = z.output<typeof x402ChannelsView>;
+export type X402ChannelClose = z.output<typeof x402ChannelCloseView>;
+export type X402ChannelDetail = z.output<typeof x402ChannelDetailView>;
 /** What /x402/fetch answers: the seller's response, or (202) the payment waiting for the owner. */
 export type X402FetchResult =
   | { kind: 'response'; response: X402UpstreamResponse }

@@ -345,6 +345,13 @@ describe('agent API', () => {
     await expectBalances();
   });
 
+  it('lists the agent\'s payment channels: none until a seller asks for one, and an unknown one is not found', async () => {
+    expect(await agentClientA.x402.channels()).toMatchObject({ channels: [] });
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    expect(await apiError(agentClientA.x402.channel(unknown))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    expect(await apiError(agentClientA.x402.closeChannel(unknown))).toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
   it('pays in three steps: requirements, sign-payment, proxy', async () => {
     const quote = `${appUrl}/sandbox/paid/quote`;
     const requirements = await agentClientA.x402.requirements({ url: quote });

@@ -116,7 +116,7 @@ describe('reads', () => {
       status: 'active',
       spending_rules: { max_transaction_amount: 25, max_daily_limit: 100 },
       spending: { spent_last_24h: 0, remaining_daily: 100, remaining_daily_exact: '100', spent_this_month: 0 },
-      x402: { network: 'eip155:84532', network_v1_name: 'base-sepolia', schemes: ['exact'], x402_versions: [2, 1] },
+      x402: { network: 'eip155:84532', network_v1_name: 'base-sepolia', schemes: ['exact', 'upto', 'batch-settlement'], x402_versions: [2, 1] },
     });
     expect(info.wallet_addresses.base).toMatch(/^0x[0-9a-fA-F]{40}$/);
     expect(info.verifiable_credential).not.toBeNull();

@@ -276,5 +276,52 @@ export const x402UpstreamResponseView = z.object({
   payment: z.object({ intent_id: z.string(), status: z.enum(INTENT_STATUSES), transaction_hash: z.string().nullable() }).nullable(),
   /** The seller's signed receipt for this payment, checked; null when it sent none. */
   seller_receipt: sellerReceiptView.nullable().optional(),
+  /** Paid through a batch-settlement channel: the voucher this call signed (`payment` is the channel's intent). */
+  channel_voucher: z.object({ amount_exact: z.string(), cumulative_exact: z.string(), deposit_exact: z.string() }).nullable().optional(),
 });
 export type X402UpstreamResponseView = z.infer<typeof x402UpstreamResponseView>;
+
+/** One voucher of a batch-settlement channel: one paid call. */
+export const x402ChannelVoucherView = z.object({
+  amount_exact: z.string(),
+  /** The most the seller may claim after this call (the voucher's maxClaimableAmount). */
+  cumulative_exact: z.string(),
+  resource: z.string(),
+  created_at: z.string(),
+});
+export type X402ChannelVoucherView = z.infer<typeof x402ChannelVoucherView>;
+
+/** An x402 batch-settlement channel of the agent: one payment intent whose amount is the deposit held. */
+export const x402ChannelView = z.object({
+  intent_id: z.string(),
+  /** The intent's status: `processing` while the channel is open, then `settled` (or `failed` when nothing was claimed). */
+  status: z.enum(INTENT_STATUSES),
+  /** open: vouchers are signed; closing: the seller was asked to claim and refund; closed: the chain says how it ended. */
+  state: z.enum(['opening', 'open', 'closing', 'closed']),
+  channel_id: z.string().nullable(),
+  pay_to: z.string(),
+  network: z.string(),
+  resource: z.string().nullable(),
+  deposit_exact: z.string(),
+  price_exact: z.string(),
+  /** What the vouchers signed so far: the most the seller can claim. */
+  cumulative_exact: z.string(),
+  vouchers_count: z.number(),
+  /** Once closed: what the chain says the seller claimed, which the ledger captured. */
+  captured_exact: z.string().nullable(),
+  created_at: z.string(),
+});
+export type X402ChannelView = z.infer<typeof x402ChannelView>;
+
+export const x402ChannelsView = z.object({ channels: z.array(x402ChannelView) });
+export type X402ChannelsView = z.infer<typeof x402ChannelsView>;
+
+/** GET /x402/channels/{intentId}: one channel with its vouchers, one per paid call, oldest first. */
+export const x402ChannelDetailView = x402ChannelView.extend({ vouchers: z.array(x402ChannelVoucherView) });
+export type X402ChannelDetailView = z.infer<typeof x402ChannelDetailView>;
+
+/** POST /x402/channels/{intentId}/close: the channel, and what the seller answered to the refund request. */
+export const x402ChannelCloseView = x402ChannelView.extend({
+  refund: z.object({ requested: z.boolean(), success: z.boolean(), error: z.string().nullable() }),
+});
+export type X402ChannelCloseView = z.infer<typeof x402ChannelCloseView>;

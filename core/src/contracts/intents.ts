@@ -416,6 +416,12 @@ export const paymentDetailView = z.object({
       deliveredAt: z.string().nullable(),
     }),
   ),
+  /**
+   * An x402 batch-settlement channel: one voucher per paid call, oldest first (empty for other
+   * payments). `amount` is the call's price and `cumulative` the most the seller could claim
+   * after it, in decimal dollars; the capture is what the chain says the seller claimed.
+   */
+  vouchers: z.array(z.object({ amount: z.string(), cumulative: z.string(), resource: z.string(), createdAt: z.string() })),
   /** The owner's audit entries about this intent, oldest first; seq and chainSeq as decimal strings. */
   auditEntries: z.array(
     z.object({

@@ -16,6 +16,9 @@ import {
   agentTransactionsPage,
   agentTransactionsQuery,
   paymentReceiptView,
+  x402ChannelCloseView,
+  x402ChannelDetailView,
+  x402ChannelsView,
   x402FetchInput,
   x402ProxyInput,
   x402RequirementsInput,
@@ -31,6 +34,7 @@ import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { getAgentPayment } from '../../services/agent-api/get-agent-payment';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
 import { issuePaymentReceipt } from '../../services/payments/issue-payment-receipt';
+import { closeX402Channel, getX402Channel, listX402Channels } from '../../services/x402/x402-channels';
 import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
 import type { AppDeps } from '../../deps';
 import type { DocumentedRoute } from '../api-v1/openapi';
@@ -194,6 +198,34 @@ export const agentRoutes: AgentRoute[] = [
       setPaymentResponseHeader(reply, outcome.view);
       return { body: outcome.view };
     },
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/x402/channels',
+    operationId: 'agentChannels',
+    summary: "The agent's x402 batch-settlement channels, newest first: deposit held, what the vouchers signed, how many, and how each ended",
+    response: x402ChannelsView,
+    handler: async ({ deps, agent }) => ({ body: await listX402Channels(deps, agent) }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/x402/channels/:intentId',
+    operationId: 'agentChannel',
+    summary: 'One of the agent’s x402 channels with its vouchers: amount, running total, resource and time of each paid call',
+    params: agentPaymentParams,
+    response: x402ChannelDetailView,
+    handler: async ({ deps, agent, params }) => ({ body: await getX402Channel(deps, agent, params.intentId) }),
+  }),
+  defineAgentRoute({
+    method: 'POST',
+    path: '/x402/channels/:intentId/close',
+    operationId: 'agentCloseChannel',
+    summary: 'Close an x402 channel: the seller is asked to claim and refund; the ledger captures what the chain says it claimed and returns the rest of the deposit',
+    description:
+      'No voucher is signed after the call. The answer says what the seller answered to the refund request and where the channel stands: `closed` once the chain settled it, `closing` while the seller has not refunded yet.',
+    params: agentPaymentParams,
+    response: x402ChannelCloseView,
+    handler: async ({ deps, agent, params }) => ({ body: await closeX402Channel(deps, agent, params.intentId) }),
   }),
 ];
 

@@ -40,7 +40,8 @@ export async function getAgentInfo(deps: Pick<AppDeps, 'db' | 'chain' | 'publicU
     x402: {
       network: deps.chain.info.network,
       network_v1_name: deps.chain.info.v1Name,
-      schemes: ['exact'],
+      // exact in both versions; upto and batch-settlement (channels) in x402 v2.
+      schemes: ['exact', 'upto', 'batch-settlement'],
       asset: deps.chain.info.usdcAddress,
       x402_versions: [2, 1],
       endpoints: {

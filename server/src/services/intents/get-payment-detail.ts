@@ -1,8 +1,9 @@
 /**
  * One payment as the console's payment page shows it beside the live flow: the intent, its
  * agent, its rail operation (with an x402 payment's on-chain transaction and the authorisation
- * it signed, decoded), its events, the ledger entries it posted, the webhook deliveries of its
- * events, the owner's audit entries about it and its workflow.
+ * it signed, decoded), an x402 channel's vouchers (one per paid call), its events, the ledger
+ * entries it posted, the webhook deliveries of its events, the owner's audit entries about it and
+ * its workflow.
  *
  * Only the owner's intent is found (any other id is the same 404), and every other read hangs
  * off that intent or is filtered by the owner too. Nothing secret is read: the rail operation's
@@ -49,6 +50,7 @@ export async function getPaymentDetail(deps: PaymentDetailDeps, ownerId: string,
       ...intentSelect,
       agent: { select: { id: true, name: true, did: true, status: true } },
       railOperation: { select: railOperationSelect },
+      channelVouchers: { orderBy: [{ cumulative: 'asc' }], select: { amount: true, cumulative: true, resource: true, createdAt: true } },
       events: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], select: { id: true, type: true, createdAt: true } },
       ledgerTransactions: {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
@@ -61,7 +63,7 @@ export async function getPaymentDetail(deps: PaymentDetailDeps, ownerId: string,
     },
   });
   if (!row) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
-  const { agent, railOperation, events, ledgerTransactions, ...intent } = row;
+  const { agent, railOperation, channelVouchers, events, ledgerTransactions, ...intent } = row;
 
   const [deliveries, audit] = await Promise.all([
     events.length === 0
@@ -113,6 +115,12 @@ export async function getPaymentDetail(deps: PaymentDetailDeps, ownerId: string,
       lastStatusCode: delivery.lastStatusCode,
       createdAt: delivery.createdAt.toISOString(),
       deliveredAt: delivery.deliveredAt?.toISOString() ?? null,
+    })),
+    vouchers: channelVouchers.map((voucher) => ({
+      amount: toDecimalString(voucher.amount),
+      cumulative: toDecimalString(voucher.cumulative),
+      resource: voucher.resource,
+      createdAt: voucher.createdAt.toISOString(),
     })),
     auditEntries: audit.map((entry) => ({
       seq: entry.seq.toString(),

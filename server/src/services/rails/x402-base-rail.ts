@@ -19,6 +19,15 @@
  * chain's gas payer submits). Settled is read from the chain: Permit2's nonce used, and the USDC
  * the settling transaction moved to the payee (`capturedAmount`, which the capture pays, returning
  * the rest of the hold). Abandoning invalidates the Permit2 nonce, sent by the agent.
+ *
+ * `batch-settlement` is a channel (x402-channels.ts): the intent's amount is the deposit, and
+ * execute signs nothing. It records the channel (its config, with a salt of its own, and its id)
+ * as a pending operation that the agent's calls sign vouchers against; the deposit is signed with
+ * the first voucher. The operation stays pending while the channel is open. Once the agent asks
+ * to close it (details.closeRequested), the chain decides: when the channel holds nothing the
+ * seller has not claimed (the seller refunded the rest), it is settled for what the seller
+ * claimed (`capturedAmount`), or declined when that is nothing. The contract refuses claims above
+ * what the agent's vouchers signed, so the capture is never more than the vouchers.
  */
 import { AppError, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
@@ -38,11 +47,19 @@ import {
   type PricedRequirement,
 } from '../x402/x402-authorization';
 import { paymentReference } from '../x402/x402-messages';
+import { computeChannelId, readChannelBalanceAndTotalClaimed } from '@x402/evm/batch-settlement/client';
+import type { ClientEvmSigner } from '@x402/evm';
+import { randomBytes } from 'node:crypto';
 import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type Rail, type RailDetails, type RailPayment, type StoredOperation } from './rail';
 
 /** How often a signed, not yet used authorisation is looked up on chain. */
 const AUTHORIZATION_POLL_MS = 1_000;
+/**
+ * How often an open channel is looked at without a signal: it may stay open for hours, and its
+ * close signals the workflow, so the history is not flooded with a look each second.
+ */
+const CHANNEL_POLL_MS = 30_000;
 /** How far the server's clock may run ahead of a real chain's block times. */
 const CLOCK_SKEW_S = 60n;
 /** The sandbox chain runs on this machine's clock. */
@@ -131,6 +148,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   async function follow(operation: StoredOperation): Promise<StoredOperation> {
     if (operation.status !== 'pending') return operation;
     if (operation.details.scheme === 'upto') return followUpto(operation);
+    if (operation.details.scheme === 'batch-settlement') return followChannel(operation);
     const { chain } = deps.x402!;
     const payer = operation.details.payer as Address;
     const nonce = operation.details.nonce as Hex;
@@ -214,6 +232,39 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
     return afterUpto(ended);
   }
 
+  /**
+   * A channel ends when the agent asked to close it and the chain shows nothing left that the
+   * seller has not claimed (balance == totalClaimed: the seller refunded the rest): settled for
+   * what it claimed, declined when nothing. A deposit that never landed ends once its
+   * authorisation expired (it can no longer move money); before then, the channel waits.
+   */
+  async function followChannel(operation: StoredOperation): Promise<StoredOperation> {
+    const { chain } = deps.x402!;
+    const { details } = operation;
+    const depositExpired = () => {
+      const validBefore = details.depositValidBefore;
+      const clock = BigInt(Math.floor(Date.now() / 1000)) - (chain.info.sandbox ? SANDBOX_CLOCK_SKEW_S : CLOCK_SKEW_S);
+      return typeof validBefore !== 'string' || clock >= BigInt(validBefore);
+    };
+    if (details.closeRequested !== true) {
+      // Nothing to look at on chain until the deposit's window has passed.
+      if (details.depositSigned !== true || !depositExpired()) return operation;
+    }
+    const reader = { readContract: (args: Parameters<typeof chain.publicClient.readContract>[0]) => chain.publicClient.readContract(args) } as unknown as ClientEvmSigner;
+    const [balance, totalClaimed] = await readChannelBalanceAndTotalClaimed(reader, details.channelId as Hex);
+    if (details.closeRequested !== true) {
+      if (balance > 0n) return operation;
+      return resolveOperation(prisma, operation, { status: 'declined', declineCode: 'deposit_expired', declineMessage: 'The channel\'s deposit never reached the chain and its authorisation expired; nothing moved' });
+    }
+    if (balance > totalClaimed) return operation;
+    if (totalClaimed > 0n) {
+      return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { capturedAmount: totalClaimed.toString(), claimedOnChain: totalClaimed.toString() });
+    }
+    // Nothing claimed: a deposit still in its window could land later; wait for it to expire.
+    if (details.depositSigned === true && balance === 0n && !depositExpired()) return operation;
+    return resolveOperation(prisma, operation, { status: 'declined', declineCode: 'channel_unclaimed', declineMessage: 'The channel closed with nothing claimed by the seller; the deposit is returned' });
+  }
+
   /** Once an `upto` authorisation ended, the agent's Permit2 allowance shrinks to what it still holds. */
   async function afterUpto(operation: StoredOperation): Promise<StoredOperation> {
     if (operation.status !== 'pending') await syncPermit2Allowance(operation.details.agentId as string).catch(() => {});
@@ -250,6 +301,12 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   async function cancel(operation: StoredOperation, agentId: string): Promise<StoredOperation> {
     const current = await follow(operation);
     if (current.status !== 'pending') return current;
+    if (current.details.scheme === 'batch-settlement') {
+      // A channel cannot be voided by the agent alone: it is closed, and ends as the chain says.
+      await prisma.$executeRaw`
+        UPDATE rail_operations SET details = details || '{"closeRequested": true}'::jsonb WHERE id = ${current.id}::uuid AND status = 'pending'`;
+      return follow({ ...current, details: { ...current.details, closeRequested: true } });
+    }
     try {
       const account = await agentAccount(agentId, { evenIfRevoked: true });
       if (current.details.scheme === 'upto') {
@@ -267,7 +324,53 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   }
 
   function withPollTime(operation: StoredOperation): StoredOperation {
-    return operation.status === 'pending' ? { ...operation, settleAfter: new Date(Date.now() + AUTHORIZATION_POLL_MS) } : operation;
+    const poll = operation.details.scheme === 'batch-settlement' ? CHANNEL_POLL_MS : AUTHORIZATION_POLL_MS;
+    return operation.status === 'pending' ? { ...operation, settleAfter: new Date(Date.now() + poll) } : operation;
+  }
+
+  /**
+   * A channel's operation: its config (a fresh salt, so each channel has its own id), the deposit
+   * held, and the vouchers' cumulative, which starts at nothing. Nothing is signed here.
+   */
+  async function openChannel(payment: RailPayment, price: PricedRequirement, x402: X402IntentMetadata, payer: Address): Promise<NewOperation> {
+    const { chain } = deps.x402!;
+    const terms = price.channel!;
+    const config = {
+      payer,
+      payerAuthorizer: payer,
+      receiver: price.payTo,
+      receiverAuthorizer: terms.receiverAuthorizer,
+      token: price.asset,
+      withdrawDelay: terms.withdrawDelay,
+      salt: `0x${randomBytes(32).toString('hex')}` as Hex,
+    };
+    const channelId = computeChannelId(config, chain.info.network);
+    const { number: fromBlock } = await chain.latestBlock();
+    return {
+      reference: channelId,
+      status: 'pending',
+      settleAfter: new Date(Date.now() + CHANNEL_POLL_MS),
+      details: {
+        network: chain.info.network,
+        x402Version: x402.x402_version,
+        scheme: 'batch-settlement',
+        agentId: payment.payer.agentId,
+        payer,
+        payTo: price.payTo,
+        receiverAuthorizer: terms.receiverAuthorizer,
+        withdrawDelay: terms.withdrawDelay,
+        salt: config.salt,
+        channelId,
+        deposit: price.amount.toString(),
+        price: terms.price.toString(),
+        cumulative: '0',
+        vouchers: 0,
+        depositSigned: false,
+        resourceUrl: x402.resource?.url ?? null,
+        fromBlock: fromBlock.toString(),
+        transactionHash: null,
+      },
+    };
   }
 
   return {
@@ -302,6 +405,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
             details: { network: chain.info.network, payer },
           };
         }
+        if (price.scheme === 'batch-settlement') return openChannel(payment, price, x402, payer);
         const { number: fromBlock } = await chain.latestBlock();
         const domain = await chain.usdcDomain();
         // Permit2 may move no more than the agent's open `upto` payments hold, this one included.

@@ -191,3 +191,25 @@ describe('the upto scheme', () => {
     for (const edited of edits) await expect(assertSignedAsPriced(edited, terms, domain)).rejects.toMatchObject({ code: 'X402_REFUSED' });
   });
 });
+
+describe('priceRequirement for batch-settlement channels', () => {
+  const AUTHORIZER = '0x3333333333333333333333333333333333333333';
+  const channel = (extra: Record<string, unknown> = {}) => v2({ scheme: 'batch-settlement', extra: { name: 'USDC', version: '2', receiverAuthorizer: AUTHORIZER, ...extra } });
+  const price = (requirement: Record<string, unknown>, version: 1 | 2 = 2) => priceRequirement(requirement, version, chain, DEFAULT_X402_MAX_VALIDITY_SECONDS);
+
+  it('prices the deposit: the seller\'s minimum deposit, and at least one call; each voucher adds the call\'s price', () => {
+    expect(price(channel({ minDeposit: '500000', withdrawDelay: 900 }))).toMatchObject({ scheme: 'batch-settlement', amount: 500_000n, channel: { price: 10_000n, receiverAuthorizer: AUTHORIZER, withdrawDelay: 900, minDeposit: 500_000n } });
+    expect(price(channel()).amount).toBe(10_000n);
+    expect(price(channel({ minDeposit: '5000' })).amount).toBe(10_000n);
+  });
+
+  it('refuses a channel the contract or the official client would not take, and any channel in x402 v1', () => {
+    expect(() => price(channel({ receiverAuthorizer: undefined }))).toThrow('receiver authorizer');
+    expect(() => price(channel({ receiverAuthorizer: '0x0000000000000000000000000000000000000000' }))).toThrow('receiver authorizer');
+    expect(() => price(channel({ withdrawDelay: 60 }))).toThrow('withdrawDelay');
+    expect(() => price(channel({ withdrawDelay: 2_592_001 }))).toThrow('withdrawDelay');
+    expect(() => price(channel({ minDeposit: '0.5' }))).toThrow('minDeposit');
+    expect(() => price(channel({ assetTransferMethod: 'permit2' }))).toThrow('EIP-3009');
+    expect(() => price(v1({ scheme: 'batch-settlement' }), 1)).toThrow('Only the "exact" x402 scheme is paid');
+  });
+});

@@ -24,7 +24,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { appendPaymentIdentifierToExtensions, declarePaymentIdentifierExtension, isPaymentIdentifierExtension, PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
-import { getAddress, isAddress, isAddressEqual, verifyTypedData, type Address, type Hex, type LocalAccount } from 'viem';
+import { getAddress, isAddress, isAddressEqual, verifyTypedData, zeroAddress, type Address, type Hex, type LocalAccount } from 'viem';
 import type { EvmChain, EvmNetworkInfo } from '../chain/evm-chain';
 import { decodePaymentHeader, requirementPrice, type DecodedPaymentHeader, type PayableScheme, type X402Version } from './x402-messages';
 
@@ -45,7 +45,24 @@ export interface PricedRequirement {
   validitySeconds: number;
   /** `upto` only: the one account that may settle it (the seller's facilitator). */
   facilitator?: Address;
+  /** `batch-settlement` only: the channel's terms; `amount` is then the deposit to hold. */
+  channel?: ChannelTerms;
 }
+
+/** What a batch-settlement requirement asks of a channel. */
+export interface ChannelTerms {
+  /** Atomic units: the price of one call, what each voucher adds. */
+  price: bigint;
+  /** The seller's key for claims and refunds (extra.receiverAuthorizer). */
+  receiverAuthorizer: Address;
+  /** Seconds the payer waits for a timed withdrawal (extra.withdrawDelay, the contract's default when absent). */
+  withdrawDelay: number;
+  /** The seller's minimum deposit (extra.minDeposit), when it announced one. */
+  minDeposit: bigint | null;
+}
+
+/** X402BatchSettlement.sol's bounds on a channel's withdrawDelay. */
+export const CHANNEL_WITHDRAW_DELAY_RANGE = { min: 900, max: 2_592_000 } as const;
 
 function refused(message: string): AppError {
   return new AppError('X402_REFUSED', message);
@@ -65,11 +82,13 @@ export function priceRequirement(
   maxValiditySeconds: number,
 ): PricedRequirement {
   const scheme = requirement.scheme;
-  if (scheme !== 'exact' && !(scheme === 'upto' && x402Version === 2)) {
-    throw refused(`Only the "exact" x402 scheme${x402Version === 2 ? ' and the "upto" scheme are' : ' is'} paid, not ${JSON.stringify(scheme)}`);
+  if (scheme !== 'exact' && !((scheme === 'upto' || scheme === 'batch-settlement') && x402Version === 2)) {
+    throw refused(`Only the "exact" x402 scheme${x402Version === 2 ? ', the "upto" scheme and the "batch-settlement" scheme are' : ' is'} paid, not ${JSON.stringify(scheme)}`);
   }
   const extra = (requirement.extra ?? {}) as Record<string, unknown>;
-  const method = scheme === 'exact' ? 'eip3009' : 'permit2';
+  // A channel's deposit is an EIP-3009 authorisation to the official deposit collector; a
+  // Permit2 deposit would need an allowance Purser does not give channels.
+  const method = scheme === 'upto' ? 'permit2' : 'eip3009';
   if (extra.assetTransferMethod !== undefined && extra.assetTransferMethod !== method) {
     throw refused(`An "${scheme}" payment is signed only as ${method === 'eip3009' ? 'an EIP-3009 transfer' : 'a Permit2 transfer'}, not ${JSON.stringify(extra.assetTransferMethod)}`);
   }
@@ -90,16 +109,36 @@ export function priceRequirement(
   if (amount <= 0n) throw refused('The requirement asks for no money');
   const timeout = requirement.maxTimeoutSeconds;
   if (typeof timeout !== 'number' || !Number.isSafeInteger(timeout) || timeout <= 0) throw refused('The requirement\'s maxTimeoutSeconds is not a positive whole number');
+  const channel = scheme === 'batch-settlement' ? channelTerms(extra, amount) : undefined;
   return {
     x402Version,
     scheme,
     network: chain.network,
     asset: getAddress(requirement.asset),
     payTo: getAddress(requirement.payTo),
-    amount,
+    // A channel holds its deposit: the seller's minimum, and at least one call.
+    amount: channel ? (channel.minDeposit !== null && channel.minDeposit > amount ? channel.minDeposit : amount) : amount,
     validitySeconds: Math.min(timeout, maxValiditySeconds),
     ...(facilitator ? { facilitator } : {}),
+    ...(channel ? { channel } : {}),
   };
+}
+
+/** A batch-settlement requirement's channel terms, or a refusal: the contract would refuse them, or they name no seller key. */
+function channelTerms(extra: Record<string, unknown>, price: bigint): ChannelTerms {
+  const authorizer = extra.receiverAuthorizer;
+  if (typeof authorizer !== 'string' || !isAddress(authorizer) || isAddressEqual(authorizer, zeroAddress)) {
+    throw refused('The "batch-settlement" requirement names no receiver authorizer (extra.receiverAuthorizer)');
+  }
+  const delay = extra.withdrawDelay ?? CHANNEL_WITHDRAW_DELAY_RANGE.min;
+  if (typeof delay !== 'number' || !Number.isSafeInteger(delay) || delay < CHANNEL_WITHDRAW_DELAY_RANGE.min || delay > CHANNEL_WITHDRAW_DELAY_RANGE.max) {
+    throw refused(`The "batch-settlement" requirement's withdrawDelay ${JSON.stringify(delay)} is outside ${CHANNEL_WITHDRAW_DELAY_RANGE.min}-${CHANNEL_WITHDRAW_DELAY_RANGE.max} seconds`);
+  }
+  const minDeposit = extra.minDeposit;
+  if (minDeposit !== undefined && (typeof minDeposit !== 'string' || !/^\d+$/.test(minDeposit))) {
+    throw refused(`The "batch-settlement" requirement's minDeposit ${JSON.stringify(minDeposit)} is not a whole number of atomic units`);
+  }
+  return { price, receiverAuthorizer: getAddress(authorizer), withdrawDelay: delay, minDeposit: minDeposit === undefined ? null : BigInt(minDeposit) };
 }
 
 /**

@@ -187,6 +187,14 @@ describe('recommendRequirement', () => {
     expect(recommendRequirement(v1Upto, 1, 'eip155:84532', SEPOLIA_USDC)).toBeNull();
   });
 
+  it('picks a batch-settlement channel only when neither exact nor upto is offered on our network, in v2 only', () => {
+    const channel = v2Requirement({ scheme: 'batch-settlement', extra: { receiverAuthorizer: BUYER } });
+    expect(recommendRequirement([channel, v2Accepts[1]!], 2, 'eip155:84532', SEPOLIA_USDC)).toBe(v2Accepts[1]);
+    expect(recommendRequirement([channel, v2Accepts[3]!], 2, 'eip155:84532', SEPOLIA_USDC)).toBe(v2Accepts[3]);
+    expect(recommendRequirement([v2Accepts[0]!, channel], 2, 'eip155:84532', SEPOLIA_USDC)).toBe(channel);
+    expect(recommendRequirement([{ ...channel, network: 'base-sepolia', maxAmountRequired: '10000' }] as unknown as PaymentRequirements[], 1, 'eip155:84532', SEPOLIA_USDC)).toBeNull();
+  });
+
   it('returns null when nothing matches our network and asset', () => {
     // Another network, another scheme, another asset.
     expect(recommendRequirement([v2Accepts[0]!, v2Requirement({ scheme: 'stream' }), v2Accepts[2]!], 2, 'eip155:84532', SEPOLIA_USDC)).toBeNull();

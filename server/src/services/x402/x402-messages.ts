@@ -102,14 +102,17 @@ export function describeRequirement(requirement: X402Requirement, x402Version: X
   };
 }
 
-/** The schemes Purser pays, in the order it prefers them: a fixed price before a maximum. */
-export const PAYABLE_SCHEMES = ['exact', 'upto'] as const;
+/**
+ * The schemes Purser pays, in the order it prefers them: a fixed price before a maximum, and
+ * both before a batch-settlement channel (a deposit held for many calls; x402-channels.ts).
+ */
+export const PAYABLE_SCHEMES = ['exact', 'upto', 'batch-settlement'] as const;
 export type PayableScheme = (typeof PAYABLE_SCHEMES)[number];
 
 /**
  * The requirement we pay: on our network, in our USDC, `exact` when offered (the price is the
- * price), else `upto` (x402 v2 only: a signed maximum the seller settles part of); null when
- * none is offered.
+ * price), else `upto` (x402 v2 only: a signed maximum the seller settles part of), else
+ * `batch-settlement` (x402 v2 only: a channel); null when none is offered.
  */
 export function recommendRequirement<R extends X402Requirement>(accepts: R[], x402Version: X402Version, network: EvmNetwork, usdcAddress: string): R | null {
   const payable = (requirement: R, scheme: PayableScheme) =>

@@ -12,7 +12,6 @@ import { AppError, toDecimalString, type X402FetchInput, type X402ProxyInput, ty
 import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
 import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { getAddress, type Address } from 'viem';
-import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { awaitIntent } from '../intents/await-intent';
 import { createIntent } from '../intents/create-intent';
@@ -20,13 +19,13 @@ import { getIntent } from '../intents/get-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { isAnswerable, PAYMENT_WAIT_MS, refusalOf } from '../agent-api/intent-outcome';
 import type { X402IntentMetadata } from '../rails/x402-base-rail';
-import { allowingHost } from '../outbound/outbound-policy';
-import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
-import { assertSignedAsPriced, DEFAULT_X402_MAX_VALIDITY_SECONDS, priceRequirement, type PricedRequirement } from './x402-authorization';
+import { assertSignedAsPriced } from './x402-authorization';
 import { checkSellerReceipt, offerSigner, receiptInPaymentResponse, type SellerReceipt } from './seller-receipts';
+import { callUpstream, priceFor, upstreamView, type FetchOutcome, type X402Deps } from './x402-calls';
+import { channelToReuse, payThroughChannel } from './x402-channels';
 import { decodePaymentHeader, paymentHeaderName, paymentPayer, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
-export type X402Deps = Pick<AppDeps, 'db' | 'temporal' | 'chain' | 'outbound' | 'publicUrl' | 'logger' | 'x402MaxValiditySeconds'> & Partial<Pick<AppDeps, 'events'>>;
+export type { FetchOutcome, X402Deps } from './x402-calls';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -46,10 +45,6 @@ async function answeredExtensions(extensions: Record<string, unknown>, url: stri
   const keep = isObject(declared) && Buffer.byteLength(JSON.stringify(declared)) <= KEPT_EXTENSION_MAX_BYTES;
   const signer = url && isObject(extensions[OFFER_RECEIPT]) ? await offerSigner(extensions, url) : null;
   return { ...(keep ? { extensions: { [PAYMENT_IDENTIFIER]: declared } } : {}), ...(signer ? { offer_signer: signer } : {}) };
-}
-
-function priceFor(deps: X402Deps, requirement: Record<string, unknown>, x402Version: X402Version): PricedRequirement {
-  return priceRequirement(requirement, x402Version, deps.chain.info, deps.x402MaxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS);
 }
 
 /**
@@ -82,23 +77,6 @@ async function checkedHeader(
 /** How long a proxied call waits for the seller's settlement to reach the ledger. */
 const SETTLEMENT_WAIT_MS = 15_000;
 
-/** Where the sandbox's paid API lives on this server (http/sandbox-paid-routes.ts). */
-const OWN_SANDBOX_PAID_PATH = '/sandbox/paid/';
-
-/**
- * Upstreams go where the deployment's outbound policy lets them; in the sandbox, also to its
- * own paid API on this server, which the sandbox exists to pay, whatever address it is
- * published on. Only that path, on that origin: the rest of this server is not an upstream.
- */
-function upstreamOptions(deps: X402Deps, url: string): UpstreamOptions {
-  const target = URL.canParse(url) ? new URL(url) : null;
-  const ownSandbox = deps.chain.info.sandbox && target?.origin === new URL(deps.publicUrl).origin && target.pathname.startsWith(OWN_SANDBOX_PAID_PATH);
-  return { policy: ownSandbox ? allowingHost(deps.outbound, target.hostname) : deps.outbound };
-}
-
-function callUpstream(deps: X402Deps, request: { url: string; method: string; headers: Record<string, string>; body?: string }): Promise<UpstreamResponse> {
-  return fetchUpstream(request, upstreamOptions(deps, request.url));
-}
 
 // ---------------------------------------------------------------- requirements
 
@@ -131,12 +109,15 @@ export async function signX402Payment(
   deps: X402Deps,
   agent: AuthenticatedAgent,
   input: X402SignPaymentInput & { resource?: X402IntentMetadata['resource'] },
-  options: { idempotencyKey?: string; waitMs?: number; urlFetched?: boolean } = {},
+  options: { idempotencyKey?: string; waitMs?: number; urlFetched?: boolean; channel?: boolean } = {},
 ): Promise<SignedPayment> {
   const { requirement, x402_version: version } = input;
   const { chain } = deps;
   // Priced before anything is created: a requirement Purser will not sign holds nothing.
-  const { amount, payTo } = priceFor(deps, requirement, version);
+  const { amount, payTo, scheme } = priceFor(deps, requirement, version);
+  if (scheme === 'batch-settlement' && !options.channel) {
+    throw new AppError('X402_REFUSED', 'A "batch-settlement" requirement is paid through a channel by /x402/fetch, one voucher per call; no single payment header is signed for it');
+  }
 
   const url = input.url ?? input.resource?.url ?? (typeof requirement.resource === 'string' ? requirement.resource : undefined);
   const merchant = url ? new URL(url).host : payTo;
@@ -216,19 +197,6 @@ function intentTerms(deps: X402Deps, intentId: string) {
   return deps.db.prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { amount: true, toAddress: true, metadata: true } });
 }
 
-function upstreamView(response: UpstreamResponse, payment: X402UpstreamResponseView['payment']): X402UpstreamResponseView {
-  const type = response.headers['content-type'] ?? '';
-  const textual = type === '' || /^text\/|json|xml|javascript|x-www-form-urlencoded/i.test(type);
-  const paymentResponse = readPaymentResponse(response.headers);
-  return {
-    status: response.status,
-    headers: response.headers,
-    body: response.body.toString(textual ? 'utf8' : 'base64'),
-    body_encoding: textual ? 'utf8' : 'base64',
-    payment_response: paymentResponse ? (paymentResponse.raw as Record<string, unknown>) : null,
-    payment,
-  };
-}
 
 /**
  * Calls the upstream with a payment header signed by /x402/sign-payment for this agent. A
@@ -335,7 +303,6 @@ async function settlementHash(deps: X402Deps, intentId: string, keep: X402Upstre
 
 // ---------------------------------------------------------------- all in one
 
-export type FetchOutcome = { kind: 'response'; view: X402UpstreamResponseView } | { kind: 'waiting'; view: X402SignedPaymentView };
 
 /**
  * Requirements, payment and paid call in one: what most agents want. An upstream that does
@@ -347,29 +314,46 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   const info = readPaymentRequired(first);
   if (!info) return { kind: 'response', view: upstreamView(first, null) };
 
-  const requirement = recommendRequirement(info.accepts, info.x402Version, deps.chain.info.network, deps.chain.info.usdcAddress);
+  // An open channel to this seller is used before anything else it offers; otherwise the
+  // recommended requirement, which is a channel only when the seller offers nothing else.
+  const reuse = await channelToReuse(deps, agent, info);
+  const requirement = reuse?.requirement ?? recommendRequirement(info.accepts, info.x402Version, deps.chain.info.network, deps.chain.info.usdcAddress);
   if (!requirement) {
     throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
   }
-  const { amount: price } = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
+  const priced = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
+  const price = priced.channel?.price ?? priced.amount;
   if (input.max_amount !== undefined && price > input.max_amount) {
     throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);
   }
-  const signed = await signX402Payment(
-    deps,
-    agent,
-    {
-      requirement: requirement as unknown as X402SignPaymentInput['requirement'],
-      x402_version: info.x402Version,
-      url: input.url,
-      ...(info.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
-      description: input.description,
-      category: input.category,
-      idempotency_key: input.idempotency_key,
-      ...(info.extensions ? { extensions: info.extensions } : {}),
-    },
-    { idempotencyKey: options.idempotencyKey, urlFetched: true },
-  );
+  const sign = (channel: boolean) =>
+    signX402Payment(
+      deps,
+      agent,
+      {
+        requirement: requirement as unknown as X402SignPaymentInput['requirement'],
+        x402_version: info.x402Version,
+        url: input.url,
+        ...(info.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
+        description: input.description,
+        category: input.category,
+        idempotency_key: input.idempotency_key,
+        ...(info.extensions ? { extensions: info.extensions } : {}),
+      },
+      { idempotencyKey: options.idempotencyKey, urlFetched: true, channel },
+    );
+  if (priced.scheme === 'batch-settlement') {
+    const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
+    return payThroughChannel(deps, agent, {
+      input,
+      info,
+      requirement: requirement as unknown as Record<string, unknown>,
+      priced,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      open: async () => (await sign(true)).view,
+    });
+  }
+  const signed = await sign(false);
   if (!signed.authorized) return { kind: 'waiting', view: signed.view };
   // The same call again, by its Idempotency-Key (a client retrying after a lost answer): the
   // answer the seller gave for this payment, not an attempt to redeem its header twice.

@@ -246,6 +246,36 @@ function EntriesContent({ detail, kind, empty, extra }: { detail: PaymentDetail;
   );
 }
 
+/**
+ * An x402 batch-settlement channel: one voucher per paid call. The payment's amount is the
+ * deposit until the channel closes, then what the chain says the seller claimed.
+ */
+function VouchersContent({ vouchers, currency }: { vouchers: PaymentDetail['vouchers']; currency: string }) {
+  return (
+    <>
+      <Typography variant="subtitle2" component="h3">
+        Channel vouchers ({vouchers.length})
+      </Typography>
+      <Typography variant="body2" color="text.secondary">
+        One per paid call; the seller may claim at most the last cumulative amount.
+      </Typography>
+      <Stack component="ol" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none', maxHeight: 240, overflowY: 'auto' }} data-testid="channel-vouchers">
+        {vouchers.map((voucher) => (
+          <Box component="li" key={voucher.cumulative} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'baseline' }}>
+            <Mono>{`${fullPrecision(voucher.amount)} ${currency}`}</Mono>
+            <Typography variant="body2" color="text.secondary">
+              {`total ${fullPrecision(voucher.cumulative)} · ${formatDateTime(voucher.createdAt)}`}
+            </Typography>
+            <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+              {voucher.resource}
+            </Typography>
+          </Box>
+        ))}
+      </Stack>
+    </>
+  );
+}
+
 function ExecuteContent({ detail }: { detail: PaymentDetail }) {
   const { rail, intent } = detail;
   if (!rail) return <Empty>The payment has not reached its rail.</Empty>;
@@ -304,6 +334,7 @@ function ExecuteContent({ detail }: { detail: PaymentDetail }) {
         </>
       )}
       {rail.sellerReceipt && <SellerReceiptContent receipt={rail.sellerReceipt} />}
+      {detail.vouchers.length > 0 && <VouchersContent vouchers={detail.vouchers} currency={intent.currency} />}
     </Stack>
   );
 }
