@@ -87,6 +87,7 @@ const rows = [
   payments.burst,
   x402.latency,
   x402.upto,
+  x402.channel,
   balance.p50,
   balance.p99,
   payments.owners,

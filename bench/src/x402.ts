@@ -12,14 +12,19 @@
  * against /x402/fetch, which also sets the agent's Permit2 allowance to what it holds before
  * every payment (one EIP-2612 permit on chain) and reads the settled amount from the chain.
  *
+ * And for a payment channel (`batch-settlement`, the sandbox's /sandbox/paid/ticks at $0.001 a
+ * call): after one deposit each side pays every call with a signed voucher and no transaction;
+ * the official batch-settlement client against /x402/fetch, the channels opened in the warm-up.
+ *
  * `npm run bench` calls measureX402; on its own (PostgreSQL and the Temporal CLI needed; it
  * starts the sandbox chain, a Temporal dev server, the worker and the product's HTTP server):
  *   PURSER_TEST_DB=postgres npx tsx bench/src/x402.ts [payments=20] [burst=10]
  */
 import { x402Client } from '@x402/core/client';
-import { PERMIT2_ADDRESS } from '@x402/evm';
+import { PERMIT2_ADDRESS, toClientEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import { createWalletClient, erc20Abi, http, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
@@ -40,16 +45,17 @@ export interface X402Options {
   burst: number;
 }
 
-export async function measureX402(h: Harness, { payments, burst }: X402Options): Promise<{ latency: Measurement; upto: Measurement; burst?: Measurement }> {
+export async function measureX402(h: Harness, { payments, burst }: X402Options): Promise<{ latency: Measurement; upto: Measurement; channel: Measurement; burst?: Measurement }> {
   if (!h.app) throw new Error('measureX402 needs the harness started with { app: true }');
   const { url: appUrl, deps, chain } = h.app;
   const quoteUrl = `${appUrl}/sandbox/paid/quote`;
   const tokensUrl = `${appUrl}/sandbox/paid/tokens?tokens=370`;
+  const ticksUrl = `${appUrl}/sandbox/paid/ticks`;
   log('x402: setting up payers');
   const ownerId = await createOwner(h);
 
   /** The official client in a fresh wallet holding sandbox USDC: the seller's own buyer. */
-  const newBuyer = async (scheme: 'exact' | 'upto' = 'exact') => {
+  const newBuyer = async (scheme: 'exact' | 'upto' | 'batch-settlement' = 'exact') => {
     const account = privateKeyToAccount(generatePrivateKey());
     await chain.fundSandboxAddress(account.address, FUNDING);
     if (scheme === 'upto') {
@@ -58,9 +64,11 @@ export async function measureX402(h: Harness, { payments, burst }: X402Options):
       const hash = await wallet.writeContract({ address: chain.info.usdcAddress, abi: erc20Abi, functionName: 'approve', args: [PERMIT2_ADDRESS, maxUint256] });
       await chain.publicClient.waitForTransactionReceipt({ hash });
     }
-    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: scheme === 'upto' ? new UptoEvmScheme(account) : new ExactEvmScheme(account) }] });
+    const schemeClient =
+      scheme === 'upto' ? new UptoEvmScheme(account) : scheme === 'batch-settlement' ? new BatchSettlementEvmScheme(toClientEvmSigner(account, chain.publicClient)) : new ExactEvmScheme(account);
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: schemeClient }] });
     const payingFetch = wrapFetchWithPayment(fetch, client);
-    const url = scheme === 'upto' ? tokensUrl : quoteUrl;
+    const url = scheme === 'upto' ? tokensUrl : scheme === 'batch-settlement' ? ticksUrl : quoteUrl;
     return async () => {
       const response = await payingFetch(url);
       if (response.status !== 200) throw new Error(`The direct payment answered ${response.status}: ${await response.text()}`);
@@ -111,7 +119,23 @@ export async function measureX402(h: Harness, { payments, burst }: X402Options):
     target: { of: 'report' },
     detail: `${payments} each; Purser also sets the Permit2 allowance to what it holds on every payment; the exact row's direct p50 is ${formatNumber(percentile(directMs, 0.5))} ms`,
   };
-  if (burst <= 0) return { latency, upto };
+
+  const directChannel = await newBuyer('batch-settlement');
+  const purserChannel = await newAgent(ticksUrl);
+  log(`x402 channel: ${payments} calls each way through one channel each, one at a time, taken in turns`);
+  // The warm-up opens both channels: the deposit, once.
+  await h.guard(pairedLatencies(WARM_UP, purserChannel, directChannel));
+  const [purserChannelMs, directChannelMs] = await h.guard(pairedLatencies(payments, purserChannel, directChannel));
+  const channel: Measurement = {
+    name: 'x402 call through a payment channel (batch-settlement) via /x402/fetch, p50',
+    value: percentile(purserChannelMs, 0.5),
+    unit: 'ms',
+    floor: percentile(directChannelMs, 0.5),
+    floorName: '@x402/fetch with the official batch-settlement client',
+    target: { of: 'report' },
+    detail: `${payments} each after one deposit; a voucher per call, no transaction; exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
+  };
+  if (burst <= 0) return { latency, upto, channel };
 
   const directBurst = await Promise.all(Array.from({ length: burst }, () => newBuyer()));
   const purserBurst = await Promise.all(Array.from({ length: burst }, () => newAgent()));
@@ -121,6 +145,7 @@ export async function measureX402(h: Harness, { payments, burst }: X402Options):
   return {
     latency,
     upto,
+    channel,
     burst: {
       name: `burst of ${burst} x402 payers through /x402/fetch`,
       value: purserRate,
@@ -140,7 +165,7 @@ if (isEntryPoint(import.meta.url)) {
   const h = await startHarness({ app: true });
   try {
     const x402 = await measureX402(h, { payments, burst });
-    printMeasurements(x402.burst ? [x402.latency, x402.upto, x402.burst] : [x402.latency, x402.upto]);
+    printMeasurements([x402.latency, x402.upto, x402.channel, ...(x402.burst ? [x402.burst] : [])]);
   } finally {
     await h.close();
   }

@@ -2,9 +2,10 @@ import { inflateSync } from 'node:zlib';
 import { x402Client } from '@x402/core/client';
 import { decodePaymentRequiredHeader, decodePaymentResponseHeader, encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload } from '@x402/core/types';
-import { PERMIT2_ADDRESS } from '@x402/evm';
+import { PERMIT2_ADDRESS, toClientEvmSigner } from '@x402/evm';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
+import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { createWalletClient, erc20Abi, http, type Address, type Hex } from 'viem';
@@ -169,6 +170,26 @@ describe('the sandbox paid API', () => {
     const after = await balances(payer.address);
     expect(before.payer - after.payer).toBe(3_700n);
     expect(after.seller - before.seller).toBe(3_700n);
+  });
+
+  it('sells its ticks through a payment channel: one deposit of $0.05, then a voucher per $0.001 call', async () => {
+    const unpaid = await fetch(`${baseUrl}/sandbox/paid/ticks`);
+    expect(unpaid.status).toBe(402);
+    const [offer] = decodePaymentRequiredHeader(unpaid.headers.get('payment-required')!).accepts;
+    expect(offer).toMatchObject({ scheme: 'batch-settlement', amount: '1000', payTo: seller, extra: { minDeposit: '50000' } });
+
+    const payer = privateKeyToAccount(generatePrivateKey());
+    await chain.fundSandboxAddress(payer.address, 1_000_000n);
+    const client = x402Client.fromConfig({ schemes: [{ network: 'eip155:84532', client: new BatchSettlementEvmScheme(toClientEvmSigner(payer, chain.publicClient)) }] });
+    const pay = wrapFetchWithPayment(fetch, client);
+    const before = await chain.usdcBalanceOf(payer.address);
+    for (let call = 0; call < 3; call++) {
+      const response = await pay(`${baseUrl}/sandbox/paid/ticks?symbol=eth`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toMatchObject({ symbol: 'ETH' });
+    }
+    // One deposit moved into the channel; the calls after it moved nothing on chain.
+    expect(before - (await chain.usdcBalanceOf(payer.address))).toBe(50_000n);
   });
 });
 

@@ -1,20 +1,25 @@
 /**
  * The sandbox's demo paid API under /sandbox/paid/, for trying agents' x402 payments without
- * real money: weather, a quote, a report and a chart at a fixed price (x402's `exact` scheme), and
+ * real money: weather, a quote, a report and a chart at a fixed price (x402's `exact` scheme),
  * metered text at most $0.01 a call (`upto`: the buyer signs the maximum, the seller settles the
- * tokens it produced), each behind the official x402 seller middleware (@x402/hono; there is no
- * Fastify one), paid to the sandbox's demo seller in sandbox USDC.
+ * tokens it produced), and price ticks at $0.001 a call through a payment channel
+ * (`batch-settlement`: one deposit, then a signed voucher per call), each behind the official x402
+ * seller middleware (@x402/hono; there is no Fastify one), paid to the sandbox's demo seller in
+ * sandbox USDC. The channel seller signs its claims and refunds with the demo seller's own key.
  * Fastify hands each request to a small Hono app and sends back what it answers. On a real
  * network nothing is registered.
  */
 import { paymentMiddleware, setSettlementOverrides, x402ResourceServer } from '@x402/hono';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
 import { UptoEvmScheme } from '@x402/evm/upto/server';
+import { BatchSettlementEvmScheme, InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
+import { mnemonicToAccount } from 'viem/accounts';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { Hono } from 'hono';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import type { EvmChain } from '../services/chain/evm-chain';
+import { ANVIL_MNEMONIC } from '../services/chain/start-chain';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
 import { SANDBOX_CHART_MEDIA_TYPE, sandboxChartPng } from './sandbox-chart';
@@ -33,6 +38,8 @@ interface PaidEndpoint {
   price: string;
   /** Metered: what the call used, in atomic USDC, which the seller settles (at most the price). */
   charge?(query: Record<string, string>): bigint;
+  /** Paid through a payment channel (batch-settlement), with this minimum deposit. */
+  channelDeposit?: string;
   description: string;
   query?: z.ZodType;
   response: z.ZodType;
@@ -75,6 +82,8 @@ function tokensOf(query: Record<string, string>): number {
   const asked = Number.parseInt(query.tokens ?? '', 10);
   return Number.isSafeInteger(asked) && asked > 0 ? Math.min(asked, MAX_TOKENS) : 370;
 }
+
+const tickView = z.object({ symbol: z.string(), priceUsd: z.number(), at: z.string(), note: z.string() });
 
 const QUOTES = [
   { quote: 'The secret of getting ahead is getting started.', author: 'Mark Twain' },
@@ -155,6 +164,16 @@ const ENDPOINTS: PaidEndpoint[] = [
     },
   },
   {
+    path: '/ticks',
+    operationId: 'sandboxTicks',
+    price: '$0.001',
+    description: 'A price tick for a symbol (?symbol=, default USDC), $0.001 a call through a payment channel (batch-settlement, minimum deposit $0.05)',
+    query: z.object({ symbol: z.string().optional().describe('The symbol; USDC when left out') }),
+    response: tickView,
+    channelDeposit: '$0.05',
+    respond: (query): z.input<typeof tickView> => ({ symbol: (query.symbol?.trim() || 'USDC').slice(0, 12).toUpperCase(), priceUsd: 1, at: new Date().toISOString(), note: DEMO_NOTE }),
+  },
+  {
     path: '/chart.png',
     operationId: 'sandboxChart',
     price: '$0.02',
@@ -167,12 +186,16 @@ const ENDPOINTS: PaidEndpoint[] = [
 
 function createPaidApi(chain: EvmChain, payTo: Address): Hono {
   const network = chain.info.network;
-  const server = new x402ResourceServer(chain.facilitator).register(network, new ExactEvmScheme()).register(network, new UptoEvmScheme());
+  // The demo seller's own key (anvil's account 1) signs its channels' claims and refunds.
+  const channels = new BatchSettlementEvmScheme(payTo, { receiverAuthorizerSigner: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }), storage: new InMemoryChannelStorage() });
+  const server = new x402ResourceServer(chain.facilitator).register(network, new ExactEvmScheme()).register(network, new UptoEvmScheme()).register(network, channels);
   const routes = Object.fromEntries(
     ENDPOINTS.map((endpoint) => [
       `GET ${SANDBOX_PAID_PREFIX}${endpoint.path}`,
       {
-        accepts: { scheme: endpoint.charge ? 'upto' : 'exact', network, payTo, price: endpoint.price },
+        accepts: endpoint.channelDeposit
+          ? { scheme: 'batch-settlement', network, payTo, price: endpoint.price, extra: { minDeposit: String(Math.round(Number(endpoint.channelDeposit.slice(1)) * 1e6)) } }
+          : { scheme: endpoint.charge ? 'upto' : 'exact', network, payTo, price: endpoint.price },
         description: endpoint.description,
         mimeType: endpoint.mediaType ?? 'application/json',
       },
