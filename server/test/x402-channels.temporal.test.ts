@@ -20,7 +20,7 @@ import { BatchSettlementEvmScheme as BatchSettlementFacilitatorScheme } from '@x
 import { BatchSettlementEvmScheme as BatchSettlementServerScheme, InMemoryChannelStorage } from '@x402/evm/batch-settlement/server';
 import { paymentMiddleware, x402ResourceServer } from '@x402/hono';
 import { Hono } from 'hono';
-import { createWalletClient, http, type Hex } from 'viem';
+import { createTestClient, createWalletClient, http, type Hex } from 'viem';
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@purser/db';
@@ -340,6 +340,67 @@ describe('a hostile batch-settlement seller', () => {
     expect(before.ledger - after.ledger).toBe(totalClaimed);
     expect(before.onChain - after.onChain).toBe(totalClaimed);
     expect(closed.body).toMatchObject({ status: 'settled', captured_exact: '0.03' });
+    await expectLedgerConsistent(prisma);
+  }, 120_000);
+});
+
+// Last in the file: it moves the chain's clock past the channel's withdraw delay.
+describe('a batch-settlement seller that never refunds', () => {
+  it('keeps only what its vouchers let it claim: the agent withdraws the rest on chain after the delay, and the ledger equals the chain', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    // A second address for the same seller, which goes away before the channel is closed.
+    const api = forecastSeller();
+    let vanishingUrl = '';
+    const vanishing = createServer((request, response) => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) for (const item of [value ?? []].flat()) headers.append(name, item);
+      api
+        .fetch(new Request(`${vanishingUrl}${request.url}`, { method: request.method, headers }))
+        .then(async (answer) => {
+          response.writeHead(answer.status, Object.fromEntries(answer.headers));
+          response.end(Buffer.from(await answer.arrayBuffer()));
+        })
+        .catch((error: unknown) => response.writeHead(500).end(String(error)));
+    });
+    await new Promise<void>((resolve) => vanishing.listen(0, '127.0.0.1', resolve));
+    vanishingUrl = `http://127.0.0.1:${(vanishing.address() as AddressInfo).port}`;
+
+    await run(async () => {
+      let intentId = '';
+      for (let call = 0; call < 3; call++) {
+        const paid = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${vanishingUrl}/forecast` });
+        expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+        intentId = (paid.body.payment as { intent_id: string }).intent_id;
+      }
+      // The seller claims what the three vouchers signed, then disappears.
+      const manager = sellerScheme.createChannelManager(sellerFacilitator, chain.info.network, chain.info.usdcAddress);
+      await manager.claimAndSettle();
+      vanishing.closeAllConnections();
+      await new Promise<void>((resolve) => vanishing.close(() => resolve()));
+
+      const closing = await agentCall(appUrl, agent, 'POST', `/x402/channels/${intentId}/close`);
+      expect(closing.status, JSON.stringify(closing.body)).toBe(200);
+      expect(closing.body).toMatchObject({ state: 'closing', refund: { requested: true, success: false } });
+      // The rail asked the contract for the unclaimed balance, in the agent's own transaction.
+      await expect.poll(async () => (await channelOperation(intentId)).details.withdrawTransactionHash, { timeout: 20_000 }).toMatch(/^0x/);
+      expect((await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true } })).status).toBe('processing');
+
+      // The channel's withdraw delay passes on chain; the next look completes the withdrawal.
+      const { channelId, withdrawDelay } = (await channelOperation(intentId)).details as { channelId: Hex; withdrawDelay: number };
+      const clock = createTestClient({ mode: 'anvil', chain: chain.publicClient.chain!, transport: http(chain.rpcUrl) });
+      await clock.increaseTime({ seconds: withdrawDelay + 1 });
+      await clock.mine({ blocks: 1 });
+      const closed = await agentCall(appUrl, agent, 'POST', `/x402/channels/${intentId}/close`);
+      expect(closed.status, JSON.stringify(closed.body)).toBe(200);
+      await expect.poll(async () => (await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true } })).status, { timeout: 20_000 }).toBe('settled');
+      const [balance, totalClaimed] = (await channelState(channelId)) as unknown as [bigint, bigint];
+      expect([balance, totalClaimed]).toEqual([3n * PRICE, 3n * PRICE]);
+    });
+    // The seller got what the vouchers signed; the agent everything else, in the ledger and on chain.
+    const after = await balances(agent);
+    expect(before.ledger - after.ledger).toBe(3n * PRICE);
+    expect(before.onChain - after.onChain).toBe(3n * PRICE);
     await expectLedgerConsistent(prisma);
   }, 120_000);
 });

@@ -51,8 +51,11 @@ import { computeChannelId, readChannelBalanceAndTotalClaimed } from '@x402/evm/b
 import type { ClientEvmSigner } from '@x402/evm';
 import { randomBytes } from 'node:crypto';
 import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
+import { finalizeChannelWithdrawal, initiateChannelWithdrawal, pendingChannelWithdrawal } from '../chain/channel-withdrawal';
 import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type Rail, type RailDetails, type RailPayment, type StoredOperation } from './rail';
 
+/** How long a closing channel's seller has to refund before the agent withdraws on chain itself. */
+const REFUND_GRACE_S = 120n;
 /** How often a signed, not yet used authorisation is looked up on chain. */
 const AUTHORIZATION_POLL_MS = 1_000;
 /**
@@ -256,13 +259,54 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
       if (balance > 0n) return operation;
       return resolveOperation(prisma, operation, { status: 'declined', declineCode: 'deposit_expired', declineMessage: 'The channel\'s deposit never reached the chain and its authorisation expired; nothing moved' });
     }
-    if (balance > totalClaimed) return operation;
+    if (balance > totalClaimed) {
+      // The seller has not refunded: after a grace, or at once when it refused, take back the
+      // unclaimed balance through the contract's withdrawal, which the delay then completes.
+      if (!(await withdrawUnclaimed(operation, balance - totalClaimed))) return operation;
+      return followChannel(operation);
+    }
     if (totalClaimed > 0n) {
       return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { capturedAmount: totalClaimed.toString(), claimedOnChain: totalClaimed.toString() });
     }
     // Nothing claimed: a deposit still in its window could land later; wait for it to expire.
     if (details.depositSigned === true && balance === 0n && !depositExpired()) return operation;
     return resolveOperation(prisma, operation, { status: 'declined', declineCode: 'channel_unclaimed', declineMessage: 'The channel closed with nothing claimed by the seller; the deposit is returned' });
+  }
+
+  /**
+   * A closing channel whose seller did not refund: initiates the withdrawal of `unclaimed` (the
+   * agent's transaction) once the refund failed or its grace passed, and finalizes it once the
+   * channel's delay has passed on chain. True when the finalization moved the money back.
+   */
+  async function withdrawUnclaimed(operation: StoredOperation, unclaimed: bigint): Promise<boolean> {
+    const { chain } = deps.x402!;
+    const { details } = operation;
+    const config = {
+      payer: details.payer as Address,
+      payerAuthorizer: details.payer as Address,
+      receiver: details.payTo as Address,
+      receiverAuthorizer: details.receiverAuthorizer as Address,
+      token: chain.info.usdcAddress,
+      withdrawDelay: Number(details.withdrawDelay),
+      salt: details.salt as Hex,
+    };
+    const pending = await pendingChannelWithdrawal(chain, details.channelId as Hex, config.withdrawDelay);
+    const { timestamp } = await chain.latestBlock();
+    if (pending) {
+      if (timestamp < pending.finalizableAt) return false;
+      await finalizeChannelWithdrawal(chain, await channelPayer(operation), config);
+      return true;
+    }
+    const closeRequestedAt = BigInt(String(details.closeRequestedAt ?? 0));
+    if (details.refundFailed !== true && BigInt(Math.floor(Date.now() / 1000)) < closeRequestedAt + REFUND_GRACE_S) return false;
+    const hash = await initiateChannelWithdrawal(chain, await channelPayer(operation), config, unclaimed);
+    await prisma.$executeRaw`UPDATE rail_operations SET details = details || ${JSON.stringify({ withdrawTransactionHash: hash })}::jsonb WHERE id = ${operation.id}::uuid`;
+    return false;
+  }
+
+  async function channelPayer(operation: StoredOperation) {
+    const { paymentIntent } = await prisma.railOperation.findUniqueOrThrow({ where: { id: operation.id }, select: { paymentIntent: { select: { agentId: true } } } });
+    return agentAccount(paymentIntent.agentId, { evenIfRevoked: true });
   }
 
   /** Once an `upto` authorisation ended, the agent's Permit2 allowance shrinks to what it still holds. */

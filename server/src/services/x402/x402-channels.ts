@@ -431,15 +431,16 @@ function upstreamFetch(deps: X402Deps): typeof fetch {
  * Closes a channel: no voucher is signed after this; the seller is asked (the official client's
  * refund, at the channel's resource) to claim what the vouchers signed and return the rest of the
  * deposit; then the payment workflow is told to look at the chain, which it captures from. A
- * seller that does not refund leaves the channel closing (its claim window); the hold stays until
- * the chain says the deposit is settled.
+ * seller that refuses, or does not refund within a grace, does not keep the deposit: the rail
+ * withdraws the unclaimed balance through the contract (the agent's own transactions), which the
+ * channel's withdraw delay completes; the seller keeps only what its vouchers let it claim.
  */
 export async function closeX402Channel(deps: X402Deps, agent: AuthenticatedAgent, intentId: string): Promise<X402ChannelCloseView> {
   const row = await readChannel(deps, agent, intentId);
   const details = await deps.db.prisma.$transaction(async (tx: TransactionClient) => {
     // Under the lock the vouchers take: no voucher is signed once this commits.
     await tx.$executeRaw`
-      UPDATE rail_operations SET details = details || '{"closeRequested": true}'::jsonb, updated_at = now()
+      UPDATE rail_operations SET details = details || jsonb_build_object('closeRequested', true, 'closeRequestedAt', COALESCE(details->'closeRequestedAt', to_jsonb(${Math.floor(Date.now() / 1000)}::bigint))), updated_at = now()
        WHERE payment_intent_id = ${intentId}::uuid AND status = 'pending'`;
     const [current] = await tx.$queryRaw<Array<{ details: ChannelDetails }>>`SELECT details FROM rail_operations WHERE payment_intent_id = ${intentId}::uuid`;
     return current!.details;
@@ -462,6 +463,12 @@ export async function closeX402Channel(deps: X402Deps, agent: AuthenticatedAgent
       refund.error = settled.success ? null : (settled.errorReason ?? 'refused');
     } catch (error) {
       refund.error = error instanceof Error ? error.message : String(error);
+    }
+    // The seller would not refund: the rail takes the unclaimed balance back through the contract.
+    if (!refund.success) {
+      await deps.db.prisma.$executeRaw`
+        UPDATE rail_operations SET details = details || '{"refundFailed": true}'::jsonb, updated_at = now()
+         WHERE payment_intent_id = ${intentId}::uuid AND status = 'pending'`;
     }
   }
   await signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
