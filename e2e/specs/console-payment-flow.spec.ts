@@ -157,4 +157,42 @@ test.describe('a payment in the console', () => {
       await expect(panel(page)).toContainText('Maximum');
     });
   });
+
+  test('shows a payment channel: the deposit held, one voucher per paid call, and what the seller claimed', async ({ page }, testInfo) => {
+    test.setTimeout(300_000);
+    const owner = await signUpOwner(page.request);
+    const agent = await createFundedAgent(page.request, owner, { name: `Channel bot ${Date.now() % 100_000}`, ownerTopUp: 100, fund: 5, maxTransaction: 5, dailyLimit: 50 });
+    // The sandbox's ticks: $0.001 a call through a batch-settlement channel, a $0.05 deposit.
+    let intentId = '';
+    for (const symbol of ['eth', 'btc', 'sol']) {
+      const paid = await page.request.post(`${AGENT_API}/x402/fetch`, {
+        headers: { ...agentHeaders(agent), 'Idempotency-Key': `tick-${symbol}-${agent.id}` },
+        data: { url: `${process.env.E2E_BASE_URL}/sandbox/paid/ticks?symbol=${symbol}` },
+      });
+      expect(paid.status(), await paid.text()).toBe(200);
+      intentId = ((await paid.json()) as { payment: { intent_id: string } }).payment.intent_id;
+    }
+    const closed = await page.request.post(`${AGENT_API}/x402/channels/${intentId}/close`, { headers: agentHeaders(agent) });
+    expect(closed.status(), await closed.text()).toBe(200);
+
+    const url = `/dashboard/payments/${intentId}`;
+    await openSettled(page, url);
+    await expect(node(page, 'execute')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { level: 1, name: /^Payment channel to 127\.0\.0\.1/ })).toBeVisible();
+    // What the seller claimed: the three vouchers, not the deposit.
+    await expect(page.getByTestId('payment-amount')).toHaveText('0.003 USDC');
+    await node(page, 'execute').click();
+    await expect(panel(page)).toContainText('Channel vouchers (3)');
+    const vouchers = panel(page).getByTestId('channel-vouchers').locator('li');
+    await expect(vouchers).toHaveCount(3);
+    await expect(vouchers.first()).toContainText('0.001 USDC');
+    await expect(vouchers.last()).toContainText('total 0.003');
+
+    await auditPage(page, testInfo, 'channel-payment', async () => {
+      await page.goto(url);
+      await expect(node(page, 'execute')).toBeVisible({ timeout: 30_000 });
+      await node(page, 'execute').click();
+      await expect(panel(page)).toContainText('Channel vouchers (3)');
+    });
+  });
 });

@@ -355,9 +355,8 @@ describe('a batch-settlement seller that never refunds', () => {
     const vanishing = createServer((request, response) => {
       const headers = new Headers();
       for (const [name, value] of Object.entries(request.headers)) for (const item of [value ?? []].flat()) headers.append(name, item);
-      api
-        .fetch(new Request(`${vanishingUrl}${request.url}`, { method: request.method, headers }))
-        .then(async (answer) => {
+      Promise.resolve(api.fetch(new Request(`${vanishingUrl}${request.url}`, { method: request.method, headers })))
+        .then(async (answer: Response) => {
           response.writeHead(answer.status, Object.fromEntries(answer.headers));
           response.end(Buffer.from(await answer.arrayBuffer()));
         })

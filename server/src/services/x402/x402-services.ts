@@ -335,7 +335,8 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
         x402_version: info.x402Version,
         url: input.url,
         ...(info.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
-        description: input.description,
+        // A channel pays many calls: it is named after its seller, not after the first call.
+        description: input.description ?? (channel ? `Payment channel to ${new URL(input.url).host}` : undefined),
         category: input.category,
         idempotency_key: input.idempotency_key,
         ...(info.extensions ? { extensions: info.extensions } : {}),

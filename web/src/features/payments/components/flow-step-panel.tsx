@@ -259,7 +259,8 @@ function VouchersContent({ vouchers, currency }: { vouchers: PaymentDetail['vouc
       <Typography variant="body2" color="text.secondary">
         One per paid call; the seller may claim at most the last cumulative amount.
       </Typography>
-      <Stack component="ol" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none', maxHeight: 240, overflowY: 'auto' }} data-testid="channel-vouchers">
+      {/* Scrolls when long: focusable, so a keyboard can scroll it too. */}
+      <Stack component="ol" tabIndex={0} aria-label="Channel vouchers" spacing={0.5} sx={{ m: 0, p: 0, listStyle: 'none', maxHeight: 240, overflowY: 'auto' }} data-testid="channel-vouchers">
         {vouchers.map((voucher) => (
           <Box component="li" key={voucher.cumulative} sx={{ display: 'flex', gap: 1, flexWrap: 'wrap', alignItems: 'baseline' }}>
             <Mono>{`${fullPrecision(voucher.amount)} ${currency}`}</Mono>
