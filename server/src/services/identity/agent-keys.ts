@@ -73,6 +73,17 @@ export function identityPublicJwk(publicKey: string): JWK {
  * 32-byte secp256k1 scalar. For server-side signing only (x402 payments, key-bound
  * presentations); callers have already authorised the agent or its owner.
  */
+/**
+ * The agent's EVM key as a viem account, decrypted for this use only (the buffer is zeroed at
+ * once); options as readAgentPrivateKey's.
+ */
+export async function readAgentEvmAccount(prisma: TransactionClient, masterKey: Buffer, agentId: string, options: { evenIfRevoked?: boolean } = {}) {
+  const key = await readAgentPrivateKey(prisma, masterKey, agentId, 'evm', options);
+  const account = privateKeyToAccount(`0x${key.toString('hex')}`);
+  key.fill(0);
+  return account;
+}
+
 export async function readAgentPrivateKey(
   prisma: TransactionClient,
   masterKey: Buffer,

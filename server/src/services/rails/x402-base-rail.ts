@@ -32,9 +32,9 @@
 import { AppError, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { EvmChain } from '../chain/evm-chain';
-import { readAgentPrivateKey } from '../identity/agent-keys';
+import { readAgentEvmAccount } from '../identity/agent-keys';
+import { oneAtATimeBy } from '../../one-at-a-time';
 import {
   assertSignedAsPriced,
   cancelAuthorizationOnChain,
@@ -104,8 +104,8 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   const { prisma } = deps;
   const rail = { name: 'x402-base' as RailName, sandbox: deps.x402?.chain.info.sandbox ?? true };
   const maxValiditySeconds = deps.x402?.maxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS;
-  /** Per agent, the Permit2 allowance change in progress in this process. */
-  const allowanceQueue = new Map<string, Promise<void>>();
+  /** Per agent, one Permit2 allowance change at a time in this process. */
+  const oneAgentAtATime = oneAtATimeBy<string>();
 
   /** The requirement as it will be signed, or why this rail cannot pay `payment`. */
   function priced(payment: RailPayment): { priced: PricedRequirement; x402: X402IntentMetadata } | { reason: string } {
@@ -126,10 +126,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   }
 
   async function agentAccount(agentId: string, options: { evenIfRevoked?: boolean } = {}) {
-    const key = await readAgentPrivateKey(prisma, deps.x402!.masterKey, agentId, 'evm', options);
-    const account = privateKeyToAccount(`0x${key.toString('hex')}`);
-    key.fill(0);
-    return account;
+    return readAgentEvmAccount(prisma, deps.x402!.masterKey, agentId, options);
   }
 
   /**
@@ -322,8 +319,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
    * reverts, and the caller's step is retried.
    */
   function syncPermit2Allowance(agentId: string): Promise<void> {
-    const previous = allowanceQueue.get(agentId) ?? Promise.resolve();
-    const next = previous.catch(() => {}).then(async () => {
+    return oneAgentAtATime(agentId, async () => {
       const [row] = await prisma.$queryRaw<Array<{ held: bigint }>>`
         SELECT COALESCE(SUM(pi.amount), 0)::bigint AS held
           FROM payment_intents pi LEFT JOIN rail_operations ro ON ro.payment_intent_id = pi.id
@@ -333,10 +329,8 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
            AND (ro.id IS NULL OR ro.status = 'pending')`;
       await setPermit2AllowanceOnChain(deps.x402!.chain, await agentAccount(agentId, { evenIfRevoked: true }), row!.held);
     });
-    allowanceQueue.set(agentId, next);
-    void next.finally(() => allowanceQueue.get(agentId) === next && allowanceQueue.delete(agentId)).catch(() => {});
-    return next;
   }
+
 
   /**
    * Voids a pending authorisation on chain, then reads how it ended: cancelled, or used if the

@@ -24,10 +24,10 @@ import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
 import { toClientEvmSigner, type BatchSettlementDepositPayload, type BatchSettlementVoucherPayload, type ChannelConfig } from '@x402/evm';
 import { BatchSettlementEvmScheme, computeChannelId, type ClientChannelStorage } from '@x402/evm/batch-settlement/client';
 import { isAddressEqual, type Address, type Hex } from 'viem';
-import { privateKeyToAccount } from 'viem/accounts';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { isAnswerable } from '../agent-api/intent-outcome';
-import { readAgentPrivateKey } from '../identity/agent-keys';
+import { readAgentEvmAccount } from '../identity/agent-keys';
+import { oneAtATimeBy } from '../../one-at-a-time';
 import { isUniqueViolation } from '../ledger/database-error';
 import { awaitIntent } from '../intents/await-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
@@ -194,16 +194,8 @@ function alreadyPaid(intentId: string): AppError {
 /** How long signing and recording a voucher may hold the channel's row. */
 const VOUCHER_TRANSACTION_MS = 10_000;
 
-/** Per channel, the call in progress in this process: calls through one channel go one at a time. */
-const channelQueues = new Map<string, Promise<unknown>>();
-
-function oneAtATime<T>(channelKey: string, work: () => Promise<T>): Promise<T> {
-  const previous = channelQueues.get(channelKey) ?? Promise.resolve();
-  const next = previous.catch(() => {}).then(work);
-  channelQueues.set(channelKey, next);
-  void next.finally(() => channelQueues.get(channelKey) === next && channelQueues.delete(channelKey)).catch(() => {});
-  return next;
-}
+/** Per channel, one call at a time in this process. */
+const oneChannelCallAtATime = oneAtATimeBy<string>();
 
 /**
  * Signs the next voucher of a channel with the official client, under the operation's row lock,
@@ -222,7 +214,7 @@ function signChannelVoucher(
   call: ChannelCall,
   send: (header: string) => Promise<UpstreamResponse>,
 ): Promise<{ response: UpstreamResponse; voucher: { amount_exact: string; cumulative_exact: string; deposit_exact: string } }> {
-  return oneAtATime(channel.operationId, async () => {
+  return oneChannelCallAtATime(channel.operationId, async () => {
     const { header, voucher } = await recordChannelVoucher(deps, agent, channel, call);
     return { response: await send(header), voucher };
   });
@@ -247,9 +239,7 @@ async function recordChannelVoucher(
     const cumulative = BigInt(details.cumulative) + price;
     if (cumulative > deposit) throw new AppError('CONFLICT', `The channel (payment intent ${channel.intentId}) has no room for another call; no voucher was signed`);
 
-    const key = await readAgentPrivateKey(tx, deps.masterKey, agent.agentId, 'evm');
-    const account = privateKeyToAccount(`0x${key.toString('hex')}`);
-    key.fill(0);
+    const account = await readAgentEvmAccount(tx, deps.masterKey, agent.agentId);
     const config = configOf(details, priced.asset);
     const channelId = computeChannelId(config, priced.network);
     if (channelId !== details.channelId || !isAddressEqual(account.address, details.payer)) throw refused('The channel recorded is not this agent\'s channel to this seller; no voucher was signed');
@@ -449,9 +439,7 @@ export async function closeX402Channel(deps: X402Deps, agent: AuthenticatedAgent
   if (row.status === 'pending' && details.depositSigned && details.resourceUrl) {
     refund.requested = true;
     try {
-      const key = await readAgentPrivateKey(deps.db.prisma, deps.masterKey, agent.agentId, 'evm', { evenIfRevoked: true });
-      const account = privateKeyToAccount(`0x${key.toString('hex')}`);
-      key.fill(0);
+      const account = await readAgentEvmAccount(deps.db.prisma, deps.masterKey, agent.agentId, { evenIfRevoked: true });
       const storage: ClientChannelStorage = {
         get: async (id) => (id === details.channelId.toLowerCase() ? { chargedCumulativeAmount: details.cumulative, balance: details.deposit } : undefined),
         set: async () => {},
