@@ -29,6 +29,7 @@ import { apiV1Plugin } from './http/api-v1/plugin';
 import { appRouter, type AppRouter } from './trpc/router';
 import type { AppDeps } from './deps';
 import type { Context } from './trpc/context';
+import { startOutboxRelay, type OutboxRelay } from './services/intents/workflow-outbox';
 
 /** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
 const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/', '/sandbox/'];
@@ -96,6 +97,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   if (healthOnly) return app;
+
+  // Payment workflows an earlier request or process could not start (an x402 payment's
+  // outbox row): started once the app is ready, then every few seconds, until it closes.
+  let relay: OutboxRelay | undefined;
+  app.addHook('onReady', async () => void (relay = startOutboxRelay(deps)));
+  app.addHook('onClose', async () => relay?.stop());
 
   // Once for the whole app: /auth/v1 sets the session cookies, every surface reads them.
   await app.register(fastifyCookie);

@@ -23,7 +23,7 @@ import { readAgentPrivateKey } from '../src/services/identity/agent-keys';
 import { verifyLedger } from '../src/services/ledger/verify-ledger';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
-import { createFundedAgent as createAgentWithFunds } from './support/x402-fixtures';
+import { createFundedAgent as createAgentWithFunds, intentReaches } from './support/x402-fixtures';
 
 const BASE = '/functions/v1/mcp-server';
 const WEATHER_PRICE = 10_000n; // $0.01
@@ -187,12 +187,17 @@ describe('x402', () => {
     const chainBefore = { agent: await onChain(agent.address), seller: await onChain(seller) };
     expect(chainBefore.agent).toBe(10_000_000n); // minted when the owner funded the agent
 
-    const fetched = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url: weather(), category: 'weather' }));
+    const fetched = await env.runWorker(async () => {
+      const answer = await agentCall(agent, 'POST', '/x402/fetch', { url: weather(), category: 'weather' });
+      // The agent hears back once the chain confirmed the payment; the workflow captures it next.
+      await intentReaches(prisma, String((answer.body as unknown as X402UpstreamResponseView).payment?.intent_id), 'settled');
+      return answer;
+    });
     expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
     const view = fetched.body as unknown as X402UpstreamResponseView;
     expect(view.status).toBe(200);
     expect(JSON.parse(view.body)).toMatchObject({ city: 'Lisbon' });
-    expect(view.payment).toMatchObject({ status: 'settled', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(view.payment).toMatchObject({ status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(fetched.headers.get('x-payment-response')).toBeTruthy();
 
     expect(await onChain(agent.address)).toBe(chainBefore.agent - WEATHER_PRICE);
@@ -231,13 +236,17 @@ describe('x402', () => {
     const chainBefore = { agent: await onChain(agent.address), seller: await onChain(seller) };
     const key = { 'idempotency-key': `fetch-${randomUUID()}` };
 
-    const first = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url: weather() }, key));
+    const [first, again] = await env.runWorker(async () => {
+      const answer = await agentCall(agent, 'POST', '/x402/fetch', { url: weather() }, key);
+      await intentReaches(prisma, String((answer.body as unknown as X402UpstreamResponseView).payment?.intent_id), 'settled');
+      // As a client whose first answer was lost sends it again.
+      return [answer, await agentCall(agent, 'POST', '/x402/fetch', { url: weather() }, key)];
+    });
     expect(first.status, JSON.stringify(first.body)).toBe(200);
-    // As a client whose first answer was lost sends it again.
-    const again = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url: weather() }, key));
     expect(again.status, JSON.stringify(again.body)).toBe(200);
     const [view, replayed] = [first.body, again.body] as unknown as X402UpstreamResponseView[];
-    expect(replayed).toEqual(view);
+    // The same answer; the payment has been captured since.
+    expect(replayed).toEqual({ ...view, payment: { ...view!.payment, status: 'settled' } });
     expect(JSON.parse(replayed!.body)).toMatchObject({ city: 'Lisbon' });
     expect(replayed!.payment).toMatchObject({ status: 'settled', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
 
@@ -280,7 +289,8 @@ describe('x402', () => {
       const view = proxied.body as unknown as X402UpstreamResponseView;
       expect(view.status).toBe(200);
       expect(view.payment_response).toMatchObject({ success: true, transaction: view.payment?.transaction_hash });
-      expect(view.payment).toMatchObject({ intent_id: payment.intent_id, status: 'settled' });
+      expect(view.payment).toMatchObject({ intent_id: payment.intent_id, status: 'processing' });
+      await intentReaches(prisma, payment.intent_id, 'settled');
     });
     expect(await onChain(agent.address)).toBe(chainBefore.agent - WEATHER_PRICE);
     expect(await onChain(seller)).toBe(chainBefore.seller + WEATHER_PRICE);
@@ -304,7 +314,8 @@ describe('x402', () => {
 
       const proxied = await agentCall(agent, 'POST', '/x402/proxy', { url: weather(), payment_header: payment.xPaymentHeader });
       expect(proxied.status, JSON.stringify(proxied.body)).toBe(200);
-      expect((proxied.body as unknown as X402UpstreamResponseView).payment).toMatchObject({ intent_id: payment.intent_id, status: 'settled' });
+      expect((proxied.body as unknown as X402UpstreamResponseView).payment).toMatchObject({ intent_id: payment.intent_id, status: 'processing' });
+      await intentReaches(prisma, payment.intent_id, 'settled');
     });
     expect(await ledgerBalance(agent.id)).toBe(ledgerBefore - WEATHER_PRICE);
     await expectLedgerConsistent();
@@ -326,7 +337,9 @@ describe('x402', () => {
       setTimeout(() => void chain.fundSandboxAddress(agent.address, 10_000_000n), 1_000);
       const fetched = await agentCall(agent, 'POST', '/x402/fetch', { url: weather() });
       expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
-      expect((fetched.body as unknown as X402UpstreamResponseView).payment).toMatchObject({ status: 'settled' });
+      const paid = (fetched.body as unknown as X402UpstreamResponseView).payment;
+      expect(paid).toMatchObject({ status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+      await intentReaches(prisma, paid!.intent_id, 'settled');
 
       // Gone for good: declined with the reason, after the wait.
       const rest = await wallet.writeContract({ address: chain.info.usdcAddress, abi: erc20Abi, functionName: 'transfer', args: [sink, await onChain(agent.address)] });
@@ -464,11 +477,15 @@ describe('x402', () => {
       const read = (await agentCall(agent, 'POST', '/x402/requirements', { url })).body as unknown as X402RequirementsView;
       expect(read).toMatchObject({ x402_version: 1, recommended: { network: 'base-sepolia', maxAmountRequired: '20000' } });
 
-      const fetched = await env.runWorker(() => agentCall(agent, 'POST', '/x402/fetch', { url }));
+      const fetched = await env.runWorker(async () => {
+        const answer = await agentCall(agent, 'POST', '/x402/fetch', { url });
+        await intentReaches(prisma, String((answer.body as unknown as X402UpstreamResponseView).payment?.intent_id), 'settled');
+        return answer;
+      });
       expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
       const view = fetched.body as unknown as X402UpstreamResponseView;
       expect(JSON.parse(view.body)).toEqual({ report: 'v1 paid' });
-      expect(view.payment).toMatchObject({ status: 'settled' });
+      expect(view.payment).toMatchObject({ status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
       expect(fetched.headers.get('x-payment-response')).toBeTruthy();
       expect(await onChain(agent.address)).toBe(chainBefore.agent - 20_000n);
       expect(await onChain(seller)).toBe(chainBefore.seller + 20_000n);

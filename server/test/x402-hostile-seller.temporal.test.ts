@@ -19,7 +19,7 @@ import { startChain } from '../src/services/chain/start-chain';
 import { sandboxOutbound } from './support/test-app';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
-import { AGENT_API, agentCall, createFundedAgent, expectLedgerConsistent, ledgerBalance, ownerCall, signedOperations, type TestAgent } from './support/x402-fixtures';
+import { AGENT_API, agentCall, createFundedAgent, expectLedgerConsistent, intentReaches, ledgerBalance, ownerCall, signedOperations, type TestAgent } from './support/x402-fixtures';
 
 const USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const MAX_VALIDITY_S = 20;
@@ -190,7 +190,8 @@ describe('a seller asking for a window of centuries', () => {
         const response = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}${path}` });
         const finished = Math.ceil(Date.now() / 1000);
         expect(response.status, JSON.stringify(response.body)).toBe(200);
-        expect(response.body).toMatchObject({ status: 200, payment: { status: 'settled' } });
+        expect(response.body).toMatchObject({ status: 200, payment: { status: 'processing' } });
+        await intentReaches(prisma, (response.body as { payment: { intent_id: string } }).payment.intent_id, 'settled');
 
         const [received] = seen.filter((entry) => entry.path === path && entry.payment).map((entry) => entry.payment!);
         const { authorization } = received!.payload as { authorization: { from: string; to: string; value: string; validBefore: string } };

@@ -123,3 +123,18 @@ export async function startRpcRelay(target: string): Promise<RpcRelay> {
       }),
   };
 }
+
+/**
+ * Waits until the intent reaches `status` (an x402 call answers once the chain confirmed the
+ * payment; the workflow captures it in the ledger right after), or fails with where it stands.
+ */
+export async function intentReaches(prisma: PrismaClient, intentId: string, status: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let current = '';
+  while (Date.now() < deadline) {
+    current = (await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { status: true } })).status;
+    if (current === status) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`payment intent ${intentId} is ${current}, not ${status}, after ${timeoutMs} ms`);
+}

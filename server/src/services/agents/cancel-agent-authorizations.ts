@@ -2,17 +2,20 @@
  * When an agent is suspended or deleted, what it already signed must stop too: every x402
  * authorisation a seller has not redeemed yet is cancelled on chain with the agent's key, and
  * each payment's workflow is told to look, so it releases the hold now instead of at expiry.
- * Runs after the status change is committed (nothing new is signed for the agent from then on).
+ * This process forgets the agent's decrypted key. Runs after the status change is committed (nothing new is signed for the agent from then on).
  * A failure is logged, never raised: the agent is suspended either way, and an authorisation
  * that could not be cancelled still expires within X402_MAX_VALIDITY_SECONDS.
  */
 import type { AppDeps } from '../../deps';
+import { forgetAgentEvmAccount } from '../identity/agent-keys';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { cancelOutstandingAuthorizations } from '../rails/x402-base-rail';
 
 export type CancelAuthorizationsDeps = Pick<AppDeps, 'db' | 'chain' | 'masterKey' | 'temporal' | 'logger' | 'x402MaxValiditySeconds'>;
 
 export async function cancelAgentAuthorizations(deps: CancelAuthorizationsDeps, agentId: string): Promise<void> {
+  // The key this process decrypted for the agent's payments goes with them.
+  forgetAgentEvmAccount(deps.masterKey, agentId);
   try {
     const { cancelled, failed } = await cancelOutstandingAuthorizations(
       { prisma: deps.db.prisma, x402: { masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds } },

@@ -6,7 +6,7 @@
  */
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
 import type { JWK } from 'jose';
-import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { generatePrivateKey, privateKeyToAccount, type LocalAccount } from 'viem/accounts';
 import { AppError } from '@purser/core';
 import type { AgentKeyPurpose, TransactionClient } from '@purser/db';
 import { decryptSecret, encryptSecret, type EncryptedSecret } from '../../secrets';
@@ -69,21 +69,41 @@ export function identityPublicJwk(publicKey: string): JWK {
 }
 
 /**
+ * Agents' EVM accounts, decrypted once per process and master key: signing an x402 payment in
+ * the request must not read and decrypt the key each time. Only the current key is kept (a
+ * revoked one is read for its one use); an agent's entry is dropped when it is suspended or
+ * deleted (`forgetAgentEvmAccount`). What may sign is decided elsewhere, in the same
+ * transaction as the hold (the agent's status), never by the cache.
+ */
+const evmAccounts = new WeakMap<Buffer, Map<string, LocalAccount>>();
+
+/**
+ * The agent's EVM key as a viem account (the decrypted buffer is zeroed at once); options as
+ * readAgentPrivateKey's.
+ */
+export async function readAgentEvmAccount(prisma: TransactionClient, masterKey: Buffer, agentId: string, options: { evenIfRevoked?: boolean } = {}): Promise<LocalAccount> {
+  const cached = options.evenIfRevoked ? undefined : evmAccounts.get(masterKey)?.get(agentId);
+  if (cached) return cached;
+  const key = await readAgentPrivateKey(prisma, masterKey, agentId, 'evm', options);
+  const account = privateKeyToAccount(`0x${key.toString('hex')}`);
+  key.fill(0);
+  if (!options.evenIfRevoked) {
+    if (!evmAccounts.has(masterKey)) evmAccounts.set(masterKey, new Map());
+    evmAccounts.get(masterKey)!.set(agentId, account);
+  }
+  return account;
+}
+
+/** Drops the agent's decrypted account from this process (suspension, deletion). */
+export function forgetAgentEvmAccount(masterKey: Buffer, agentId: string): void {
+  evmAccounts.get(masterKey)?.delete(agentId);
+}
+
+/**
  * The agent's current private key of a purpose, decrypted: the 32-byte Ed25519 seed or the
  * 32-byte secp256k1 scalar. For server-side signing only (x402 payments, key-bound
  * presentations); callers have already authorised the agent or its owner.
  */
-/**
- * The agent's EVM key as a viem account, decrypted for this use only (the buffer is zeroed at
- * once); options as readAgentPrivateKey's.
- */
-export async function readAgentEvmAccount(prisma: TransactionClient, masterKey: Buffer, agentId: string, options: { evenIfRevoked?: boolean } = {}) {
-  const key = await readAgentPrivateKey(prisma, masterKey, agentId, 'evm', options);
-  const account = privateKeyToAccount(`0x${key.toString('hex')}`);
-  key.fill(0);
-  return account;
-}
-
 export async function readAgentPrivateKey(
   prisma: TransactionClient,
   masterKey: Buffer,

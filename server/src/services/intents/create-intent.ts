@@ -19,15 +19,30 @@ import type { AppDeps } from '../../deps';
 import { attachPolicyRow } from './attach-intent-policy';
 import { intentSelect, toIntentView } from './intent-view';
 import { startPaymentWorkflow } from './payment-workflows';
+import { inOutbox, startFromOutbox } from './workflow-outbox';
 
 export type IntentCreator = { ownerId: string; createdBy: 'owner' } | { ownerId: string; createdBy: 'agent'; agentId: string };
 
-export async function createIntent(
-  deps: Pick<AppDeps, 'db' | 'temporal'>,
+/** An intent checked and keyed, ready to be written (`insertIntent`) in a transaction. */
+export interface PreparedIntent {
+  intentId: string;
+  creator: IntentCreator;
+  input: CreateIntentInput;
+  idempotencyKey: string | undefined;
+  requestHash: string;
+  actor: string;
+}
+
+/**
+ * Checks the creator and the agent, and finds the intent the idempotency key already names:
+ * `existing` when there is one (to replay), else the intent to write.
+ */
+export async function prepareIntent(
+  deps: Pick<AppDeps, 'db'>,
   creator: IntentCreator,
   input: CreateIntentInput,
   options: { idempotencyKey?: string } = {},
-): Promise<Idempotent<IntentView>> {
+): Promise<{ existing: ExistingIntent } | { prepared: PreparedIntent }> {
   if (creator.createdBy === 'agent' && creator.agentId !== input.agentId) throw new AppError('FORBIDDEN', 'An agent creates intents only for itself');
   if (input.idempotencyKey !== undefined && options.idempotencyKey !== undefined && input.idempotencyKey !== options.idempotencyKey) {
     throw new AppError('BAD_REQUEST', 'The Idempotency-Key header and the idempotencyKey field disagree');
@@ -47,56 +62,75 @@ export async function createIntent(
 
   if (idempotencyKey !== undefined) {
     const existing = await findByKey(prisma, agent.id, idempotencyKey);
-    if (existing) return replay(deps, existing, requestHash);
+    if (existing) return { existing: checkedReplay(existing, requestHash) };
   }
-
-  const intentId = randomUUID();
   const actor = creator.createdBy === 'owner' ? `owner:${creator.ownerId}` : `agent:${agent.id}`;
+  return { prepared: { intentId: randomUUID(), creator, input, idempotencyKey, requestHash, actor } };
+}
+
+/** The intent row, the policy attached in the same call and their audit events, in `tx`. */
+export async function insertIntent(tx: TransactionClient, { intentId, creator, input, idempotencyKey, requestHash, actor }: PreparedIntent) {
+  const created = await tx.paymentIntent.create({
+    data: {
+      id: intentId,
+      ownerId: creator.ownerId,
+      agentId: input.agentId,
+      createdBy: creator.createdBy,
+      amount: input.amount,
+      currency: input.currency,
+      purpose: input.purpose,
+      merchant: input.merchant ?? null,
+      toAddress: input.toAddress ?? null,
+      category: input.category ?? null,
+      kyaTier: input.kyaTier ?? null,
+      geography: input.geography ?? null,
+      maxRetries: input.maxRetries,
+      metadata: input.metadata as Prisma.InputJsonObject,
+      rail: railToDb(input.rail),
+      workflowId: paymentWorkflowId(intentId),
+      // A request without a key gets one of its own: every intent has exactly one.
+      idempotencyKey: idempotencyKey ?? `auto:${intentId}`,
+      requestHash,
+    },
+    select: intentSelect,
+  });
+  await appendAuditEvent(tx, {
+    actor,
+    action: 'payment_intent.created',
+    subject: `payment_intent:${intentId}`,
+    ownerId: creator.ownerId,
+    data: { agent_id: input.agentId, amount: created.amount.toString(), currency: input.currency, rail: input.rail, merchant: input.merchant ?? null },
+  });
+  if (input.policy) await attachPolicyRow(tx, { ownerId: creator.ownerId, agentId: input.agentId, intentId, rules: input.policy, shadow: false, actor });
+  return created;
+}
+
+/**
+ * The intent a concurrent request with the same key committed first, after `write` failed on
+ * the unique index; rethrows any other failure.
+ */
+export async function concurrentDuplicate(deps: Pick<AppDeps, 'db'>, prepared: PreparedIntent, error: unknown): Promise<ExistingIntent> {
+  if (prepared.idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
+  const existing = await findByKey(deps.db.prisma, prepared.input.agentId, prepared.idempotencyKey);
+  if (!existing) throw error;
+  return checkedReplay(existing, prepared.requestHash);
+}
+
+export async function createIntent(
+  deps: Pick<AppDeps, 'db' | 'temporal'>,
+  creator: IntentCreator,
+  input: CreateIntentInput,
+  options: { idempotencyKey?: string } = {},
+): Promise<Idempotent<IntentView>> {
+  const ready = await prepareIntent(deps, creator, input, options);
+  if ('existing' in ready) return replay(deps, ready.existing);
+  const { prepared } = ready;
   let row;
   try {
-    row = await withAuditRetry(prisma, async (tx: TransactionClient) => {
-      const created = await tx.paymentIntent.create({
-        data: {
-          id: intentId,
-          ownerId: creator.ownerId,
-          agentId: agent.id,
-          createdBy: creator.createdBy,
-          amount: input.amount,
-          currency: input.currency,
-          purpose: input.purpose,
-          merchant: input.merchant ?? null,
-          toAddress: input.toAddress ?? null,
-          category: input.category ?? null,
-          kyaTier: input.kyaTier ?? null,
-          geography: input.geography ?? null,
-          maxRetries: input.maxRetries,
-          metadata: input.metadata as Prisma.InputJsonObject,
-          rail: railToDb(input.rail),
-          workflowId: paymentWorkflowId(intentId),
-          // A request without a key gets one of its own: every intent has exactly one.
-          idempotencyKey: idempotencyKey ?? `auto:${intentId}`,
-          requestHash,
-        },
-        select: intentSelect,
-      });
-      await appendAuditEvent(tx, {
-        actor,
-        action: 'payment_intent.created',
-        subject: `payment_intent:${intentId}`,
-        ownerId: creator.ownerId,
-        data: { agent_id: agent.id, amount: created.amount.toString(), currency: input.currency, rail: input.rail, merchant: input.merchant ?? null },
-      });
-      if (input.policy) await attachPolicyRow(tx, { ownerId: creator.ownerId, agentId: agent.id, intentId, rules: input.policy, shadow: false, actor });
-      return created;
-    });
+    row = await withAuditRetry(deps.db.prisma, (tx: TransactionClient) => insertIntent(tx, prepared));
   } catch (error) {
-    if (idempotencyKey === undefined || !isUniqueViolation(error)) throw error;
-    // A concurrent request with this key committed first.
-    const existing = await findByKey(prisma, agent.id, idempotencyKey);
-    if (!existing) throw error;
-    return replay(deps, existing, requestHash);
+    return replay(deps, await concurrentDuplicate(deps, prepared, error));
   }
-
   await startOrExplain(deps, row);
   return { response: toIntentView(row), replayed: false };
 }
@@ -123,16 +157,20 @@ async function findByKey(prisma: AppDeps['db']['prisma'], agentId: string, idemp
   });
 }
 
-async function replay(
-  deps: Pick<AppDeps, 'temporal'>,
-  existing: NonNullable<Awaited<ReturnType<typeof findByKey>>>,
-  requestHash: string,
-): Promise<Idempotent<IntentView>> {
+export type ExistingIntent = NonNullable<Awaited<ReturnType<typeof findByKey>>>;
+
+function checkedReplay(existing: ExistingIntent, requestHash: string): ExistingIntent {
   if (existing.requestHash !== requestHash) {
     throw new AppError('IDEMPOTENCY_CONFLICT', 'This idempotency key was already used for a different request');
   }
-  // The first request may have stopped between its commit and the start: start it now.
-  await startOrExplain(deps, existing);
+  return existing;
+}
+
+async function replay(deps: Pick<AppDeps, 'db' | 'temporal'>, existing: ExistingIntent): Promise<Idempotent<IntentView>> {
+  // The first request may have stopped between its commit and the start: start it now. One
+  // whose start waits in the outbox (an x402 payment) is the relay's to start; nothing to explain.
+  if (await inOutbox(deps, existing.id)) await startFromOutbox(deps, existing.id);
+  else await startOrExplain(deps, existing);
   const { requestHash: _hash, ...row } = existing;
   return { response: toIntentView(row), replayed: true };
 }

@@ -8,7 +8,7 @@
  * that calls execute again gets the first operation back instead of paying twice.
  */
 import { AppError, railFromDb, railToDb, type Currency, type RailName } from '@purser/core';
-import type { PrismaClient } from '@purser/db';
+import type { PrismaClient, TransactionClient } from '@purser/db';
 import { databaseErrorOf, isUniqueViolation } from '../ledger/database-error';
 
 /** What a rail needs to know about a payment: plain data, built from the intent. */
@@ -148,6 +148,7 @@ export interface StoredOperation {
   settleAfter: Date | null;
   settledAt: Date | null;
   details: RailDetails;
+  createdAt: Date;
   intent: { amount: bigint; metadata: unknown };
 }
 
@@ -172,6 +173,7 @@ const operationSelect = {
   settleAfter: true,
   settledAt: true,
   details: true,
+  createdAt: true,
   paymentIntent: { select: { amount: true, metadata: true } },
 } as const;
 
@@ -221,21 +223,7 @@ export async function recordOperationOnce(
 
   const operation = await perform();
   try {
-    await prisma.railOperation.create({
-      data: {
-        paymentIntentId: intentId,
-        rail: railToDb(rail.name),
-        reference: operation.reference,
-        status: operation.status,
-        sandbox: rail.sandbox,
-        declineCode: operation.declineCode ?? null,
-        declineMessage: operation.declineMessage ?? null,
-        settleAfter: operation.settleAfter ?? null,
-        settledAt: operation.settledAt ?? null,
-        details: operation.details,
-      },
-      select: { id: true },
-    });
+    await insertOperation(prisma, rail, intentId, operation);
   } catch (error) {
     if (databaseErrorOf(error)?.code === '23503' || (error as { code?: unknown }).code === 'P2003') {
       throw new AppError('NOT_FOUND', 'Payment intent not found', { cause: error });
@@ -246,6 +234,25 @@ export async function recordOperationOnce(
     return { operation: assertSameRail(winner, intentId, rail.name), created: false };
   }
   return { operation: await readOperation(prisma, intentId, rail.name), created: true };
+}
+
+/** Writes an intent's operation, in a transaction of the caller's when `prisma` is one. */
+export async function insertOperation(prisma: TransactionClient, rail: { name: RailName; sandbox: boolean }, intentId: string, operation: NewOperation): Promise<void> {
+  await prisma.railOperation.create({
+    data: {
+      paymentIntentId: intentId,
+      rail: railToDb(rail.name),
+      reference: operation.reference,
+      status: operation.status,
+      sandbox: rail.sandbox,
+      declineCode: operation.declineCode ?? null,
+      declineMessage: operation.declineMessage ?? null,
+      settleAfter: operation.settleAfter ?? null,
+      settledAt: operation.settledAt ?? null,
+      details: operation.details,
+    },
+    select: { id: true },
+  });
 }
 
 /**
@@ -259,15 +266,19 @@ export async function resolveOperation(
   /** Details learnt on the way (a transaction hash), merged into the stored ones. */
   details: RailDetails = {},
 ): Promise<StoredOperation> {
-  await prisma.railOperation.updateMany({
-    where: { id: operation.id, status: 'pending' },
-    data: {
-      ...(outcome.status === 'settled'
-        ? { status: 'settled', settledAt: outcome.settledAt }
-        : { status: 'declined', declineCode: outcome.declineCode, declineMessage: outcome.declineMessage }),
-      details: { ...operation.details, ...details },
-    },
-  });
+  // The details learnt are merged into the stored ones in the statement, not into this copy:
+  // what another writer added meanwhile (the seller's answer, kept by the agent's request) stays.
+  const learnt = JSON.stringify(details);
+  if (outcome.status === 'settled') {
+    await prisma.$executeRaw`
+      UPDATE rail_operations SET status = 'settled', settled_at = ${outcome.settledAt}, details = details || ${learnt}::jsonb, updated_at = now()
+       WHERE id = ${operation.id}::uuid AND status = 'pending'`;
+  } else {
+    await prisma.$executeRaw`
+      UPDATE rail_operations SET status = 'declined', decline_code = ${outcome.declineCode}, decline_message = ${outcome.declineMessage},
+             details = details || ${learnt}::jsonb, updated_at = now()
+       WHERE id = ${operation.id}::uuid AND status = 'pending'`;
+  }
   const row = await findOperationRow(prisma, { id: operation.id });
   if (!row) throw new Error(`Rail operation ${operation.id} disappeared`);
   return toStored(row);

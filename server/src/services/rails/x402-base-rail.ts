@@ -31,7 +31,8 @@
  */
 import { AppError, type RailName } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { getAddress, isAddress, isAddressEqual, type Address, type Hex } from 'viem';
+import { getAddress, isAddress, isAddressEqual, isHex, parseEventLogs, type Address, type Hex } from 'viem';
+import { fiatTokenAbi } from '../chain/fiat-token-abi';
 import type { EvmChain } from '../chain/evm-chain';
 import { readAgentEvmAccount } from '../identity/agent-keys';
 import { oneAtATimeBy } from '../../one-at-a-time';
@@ -49,6 +50,7 @@ import {
 import { paymentReference } from '../x402/x402-messages';
 import { computeChannelId, readChannelBalanceAndTotalClaimed } from '@x402/evm/batch-settlement/client';
 import type { ClientEvmSigner } from '@x402/evm';
+import type { LocalAccount } from 'viem/accounts';
 import { randomBytes } from 'node:crypto';
 import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { finalizeChannelWithdrawal, initiateChannelWithdrawal, pendingChannelWithdrawal } from '../chain/channel-withdrawal';
@@ -56,8 +58,14 @@ import { readOperation, recordOperationOnce, resolveOperation, toRailResult, typ
 
 /** How long a closing channel's seller has to refund before the agent withdraws on chain itself. */
 const REFUND_GRACE_S = 120n;
-/** How often a signed, not yet used authorisation is looked up on chain. */
+/**
+ * A signed, not yet used authorisation is looked up on chain again after half its age, from
+ * 1 s to 30 s, and once more when its window closes: the seller's call signals the workflow
+ * when it redeems, so the looks only catch what nobody announced, and a seller that redeems
+ * minutes late costs a dozen looks in the workflow's history, not one a second.
+ */
 const AUTHORIZATION_POLL_MS = 1_000;
+const MAX_AUTHORIZATION_POLL_MS = 30_000;
 /**
  * How often an open channel is looked at without a signal: it may stay open for hours, and its
  * close signals the workflow, so the history is not flooded with a look each second.
@@ -362,8 +370,15 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   }
 
   function withPollTime(operation: StoredOperation): StoredOperation {
-    const poll = operation.details.scheme === 'batch-settlement' ? CHANNEL_POLL_MS : AUTHORIZATION_POLL_MS;
-    return operation.status === 'pending' ? { ...operation, settleAfter: new Date(Date.now() + poll) } : operation;
+    if (operation.status !== 'pending') return operation;
+    const now = Date.now();
+    if (operation.details.scheme === 'batch-settlement') return { ...operation, settleAfter: new Date(now + CHANNEL_POLL_MS) };
+    const backOff = Math.min(Math.max((now - operation.createdAt.getTime()) / 2, AUTHORIZATION_POLL_MS), MAX_AUTHORIZATION_POLL_MS);
+    // Just after the window closes (the chain's clock may lag the server's by the skew margin).
+    const skewMs = Number(deps.x402!.chain.info.sandbox ? SANDBOX_CLOCK_SKEW_S : CLOCK_SKEW_S) * 1000;
+    const closes = Number(operation.details.validBefore) * 1000 + skewMs;
+    const next = Number.isFinite(closes) && closes > now ? Math.min(now + backOff, closes + AUTHORIZATION_POLL_MS) : now + backOff;
+    return { ...operation, settleAfter: new Date(next) };
   }
 
   /**
@@ -449,47 +464,8 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
         // Permit2 may move no more than the agent's open `upto` payments hold, this one included.
         if (price.scheme === 'upto') await syncPermit2Allowance(payment.payer.agentId);
         const { idempotencyKey } = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: payment.intentId }, select: { idempotencyKey: true } });
-        const header = await signX402Authorization({
-          account: await agentAccount(payment.payer.agentId),
-          requirement: x402.requirement,
-          priced: price,
-          domain,
-          resource: x402.resource,
-          paymentId: { id: paymentIdentifierFor(payment.payer.agentId, idempotencyKey), declared: x402.extensions?.[PAYMENT_IDENTIFIER] as Record<string, unknown> | undefined },
-        });
-        // The window is Purser's, counted from now: the header may not outlive it.
-        const latestValidBefore = BigInt(Math.floor(Date.now() / 1000) + price.validitySeconds);
-        const terms: AuthorizationTerms = { ...price, from: payer, latestValidBefore };
-        let decoded;
-        try {
-          decoded = await assertSignedAsPriced(header, terms, domain);
-        } catch (error) {
-          // Never stored, so never handed out or forwarded: it cannot move money.
-          if (!(error instanceof AppError)) throw error;
-          return { reference: `x402-refused-${payment.intentId}`, status: 'declined', declineCode: 'authorization_mismatch', declineMessage: error.message, details: { network: chain.info.network, payer } };
-        }
-        const window: RailDetails =
-          decoded.scheme === 'upto'
-            ? { validBefore: decoded.payload.permit2Authorization.deadline, maximum: price.amount.toString(), facilitator: price.facilitator!, agentId: payment.payer.agentId }
-            : { validBefore: decoded.payload.authorization.validBefore };
-        return {
-          reference: paymentReference(decoded),
-          status: 'pending',
-          settleAfter: new Date(Date.now() + AUTHORIZATION_POLL_MS),
-          details: {
-            network: chain.info.network,
-            x402Version: x402.x402_version,
-            scheme: price.scheme,
-            payer,
-            payTo: price.payTo,
-            nonce: paymentReference(decoded),
-            ...window,
-            latestValidBefore: latestValidBefore.toString(),
-            fromBlock: fromBlock.toString(),
-            paymentHeader: header,
-            transactionHash: null,
-          },
-        };
+        const account = await agentAccount(payment.payer.agentId);
+        return signedOperation({ network: chain.info.network, payment, price, x402, payer, account, domain, fromBlock, idempotencyKey });
       });
       // The chain may be unreachable right after signing: the operation is recorded, and the
       // workflow follows it (without an attempt limit) instead of failing the step.
@@ -508,6 +484,93 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
       return toRailResult(withPollTime(await cancel(operation, agentId)));
     },
   };
+}
+
+/** What signing an `exact` or `upto` authorisation takes; nothing is read on the way. */
+export interface SigningFacts {
+  network: string;
+  payment: RailPayment;
+  price: PricedRequirement;
+  x402: X402IntentMetadata;
+  payer: Address;
+  account: LocalAccount;
+  domain: Awaited<ReturnType<EvmChain['usdcDomain']>>;
+  /** The chain's latest block before signing: where the search for its redemption starts. */
+  fromBlock: bigint;
+  /** The intent's key: the payment identifier derives from it. */
+  idempotencyKey: string;
+}
+
+/**
+ * Signs the payment's authorisation with the agent's key and checks the header against the
+ * terms it was priced at: the pending operation that hands it out, or a declined one (never
+ * stored with the header, so never handed out or forwarded) when the check fails. Signing reads
+ * nothing, so it can run inside the transaction that holds the funds (pay-in-request.ts).
+ */
+export async function signedOperation({ network, payment, price, x402, payer, account, domain, fromBlock, idempotencyKey }: SigningFacts): Promise<NewOperation> {
+  const header = await signX402Authorization({
+    account,
+    requirement: x402.requirement,
+    priced: price,
+    domain,
+    resource: x402.resource,
+    paymentId: { id: paymentIdentifierFor(payment.payer.agentId, idempotencyKey), declared: x402.extensions?.[PAYMENT_IDENTIFIER] as Record<string, unknown> | undefined },
+  });
+  // The window is Purser's, counted from now: the header may not outlive it.
+  const latestValidBefore = BigInt(Math.floor(Date.now() / 1000) + price.validitySeconds);
+  const terms: AuthorizationTerms = { ...price, from: payer, latestValidBefore };
+  let decoded;
+  try {
+    decoded = await assertSignedAsPriced(header, terms, domain);
+  } catch (error) {
+    // Never stored, so never handed out or forwarded: it cannot move money.
+    if (!(error instanceof AppError)) throw error;
+    return { reference: `x402-refused-${payment.intentId}`, status: 'declined', declineCode: 'authorization_mismatch', declineMessage: error.message, details: { network, payer } };
+  }
+  const window: RailDetails =
+    decoded.scheme === 'upto'
+      ? { validBefore: decoded.payload.permit2Authorization.deadline, maximum: price.amount.toString(), facilitator: price.facilitator!, agentId: payment.payer.agentId }
+      : { validBefore: decoded.payload.authorization.validBefore };
+  return {
+    reference: paymentReference(decoded),
+    status: 'pending',
+    settleAfter: new Date(Date.now() + AUTHORIZATION_POLL_MS),
+    details: {
+      network,
+      x402Version: x402.x402_version,
+      scheme: price.scheme,
+      payer,
+      payTo: price.payTo,
+      nonce: paymentReference(decoded),
+      ...window,
+      latestValidBefore: latestValidBefore.toString(),
+      fromBlock: fromBlock.toString(),
+      paymentHeader: header,
+      transactionHash: null,
+    },
+  };
+}
+
+/**
+ * The seller says it settled an intent's `exact` authorisation in `transactionHash`: one
+ * receipt read decides, not the seller. Settled when that transaction succeeded and the USDC
+ * contract logged AuthorizationUsed for this payer and nonce in it; otherwise (no such
+ * transaction, another one, not mined yet) nothing changes, null is answered, and the workflow
+ * follows the authorisation on chain as always.
+ */
+export async function settleFromReceipt(prisma: PrismaClient, chain: EvmChain, intentId: string, transactionHash: string): Promise<StoredOperation | null> {
+  const operation = await readOperation(prisma, intentId, 'x402-base');
+  if (operation.status !== 'pending' || operation.details.scheme !== 'exact' || !isHex(transactionHash, { strict: true }) || transactionHash.length !== 66) return null;
+  const receipt = await chain.publicClient.getTransactionReceipt({ hash: transactionHash }).catch(() => null);
+  if (receipt?.status !== 'success') return null;
+  const used = parseEventLogs({ abi: fiatTokenAbi, eventName: 'AuthorizationUsed', logs: receipt.logs }).some(
+    (log) =>
+      isAddressEqual(log.address, chain.info.usdcAddress) &&
+      isAddressEqual(log.args.authorizer, operation.details.payer as Address) &&
+      log.args.nonce.toLowerCase() === String(operation.details.nonce).toLowerCase(),
+  );
+  if (!used) return null;
+  return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash });
 }
 
 /**

@@ -8,7 +8,7 @@
  * workflow captures once the authorisation is used on chain (the seller settled it) and
  * releases the funds if it expires unused.
  */
-import { AppError, toDecimalString, type X402FetchInput, type X402ProxyInput, type X402RequirementsInput, type X402RequirementsView, type X402SignedPaymentView, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
+import { AppError, toDecimalString, type IntentStatus, type X402FetchInput, type X402ProxyInput, type X402RequirementsInput, type X402RequirementsView, type X402SignedPaymentView, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
 import { OFFER_RECEIPT } from '@x402/extensions/offer-receipt';
 import { PAYMENT_IDENTIFIER } from '@x402/extensions/payment-identifier';
 import { getAddress, type Address } from 'viem';
@@ -18,11 +18,12 @@ import { createIntent } from '../intents/create-intent';
 import { getIntent } from '../intents/get-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { isAnswerable, PAYMENT_WAIT_MS, refusalOf } from '../agent-api/intent-outcome';
-import type { X402IntentMetadata } from '../rails/x402-base-rail';
+import { settleFromReceipt, type X402IntentMetadata } from '../rails/x402-base-rail';
 import { assertSignedAsPriced } from './x402-authorization';
 import { checkSellerReceipt, offerSigner, receiptInPaymentResponse, type SellerReceipt } from './seller-receipts';
 import { callUpstream, priceFor, upstreamView, type FetchOutcome, type X402Deps } from './x402-calls';
 import { channelToReuse, payThroughChannel } from './x402-channels';
+import { payInRequest } from './pay-in-request';
 import { decodePaymentHeader, paymentHeaderName, paymentPayer, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
 export type { FetchOutcome, X402Deps } from './x402-calls';
@@ -103,6 +104,14 @@ export interface SignedPayment {
   authorized: boolean;
   /** The idempotency key named an existing payment: this is its header again, not a new one. */
   replayed: boolean;
+  /** Signed in this request (pay-in-request.ts): its operation, already checked against the intent. */
+  signedHere: KnownHeader | null;
+}
+
+/** A header this request signed, and its operation's details. */
+interface KnownHeader {
+  intentId: string;
+  details: Record<string, unknown>;
 }
 
 export async function signX402Payment(
@@ -114,7 +123,8 @@ export async function signX402Payment(
   const { requirement, x402_version: version } = input;
   const { chain } = deps;
   // Priced before anything is created: a requirement Purser will not sign holds nothing.
-  const { amount, payTo, scheme } = priceFor(deps, requirement, version);
+  const priced = priceFor(deps, requirement, version);
+  const { amount, payTo, scheme } = priced;
   if (scheme === 'batch-settlement' && !options.channel) {
     throw new AppError('X402_REFUSED', 'A "batch-settlement" requirement is paid through a channel by /x402/fetch, one voucher per call; no single payment header is signed for it');
   }
@@ -130,44 +140,31 @@ export async function signX402Payment(
     ...(version === 2 && input.extensions ? await answeredExtensions(input.extensions, url) : {}),
   };
   const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : undefined) ?? input.resource?.description ?? '';
-  const created = await createIntent(
-    deps,
-    { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId },
-    {
-      agentId: agent.agentId,
-      amount,
-      currency: 'USDC',
-      purpose: (description || `x402 payment to ${merchant}`).slice(0, 500),
-      merchant,
-      toAddress: payTo,
-      category: input.category ?? 'x402',
-      metadata: { url: url ?? null, network: chain.info.network, x402 },
-      rail: 'x402-base',
-      maxRetries: 2,
-      idempotencyKey: input.idempotency_key,
-    },
-    { idempotencyKey: options.idempotencyKey },
-  );
-  const intentId = created.response.id;
-  const operationOf = () => deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { status: true, details: true, declineMessage: true } });
-
-  const { intent } = await awaitIntent(
-    deps.db.prisma,
-    agent.ownerId,
-    intentId,
-    async (current) => isAnswerable(current) || (current.status === 'processing' && (await operationOf()) !== null),
-    options.waitMs ?? PAYMENT_WAIT_MS,
-    // The operation's row announces its intent (migration rail_operation_notify).
-    { events: deps.events },
-  );
+  const intentInput = {
+    agentId: agent.agentId,
+    amount,
+    currency: 'USDC' as const,
+    purpose: (description || `x402 payment to ${merchant}`).slice(0, 500),
+    merchant,
+    toAddress: payTo,
+    category: input.category ?? 'x402',
+    metadata: { url: url ?? null, network: chain.info.network, x402 },
+    rail: 'x402-base' as const,
+    maxRetries: 2,
+    idempotencyKey: input.idempotency_key,
+  };
+  // `exact` is authorised and signed in this request; the rest (and replays) by the workflow.
+  const inRequest = scheme === 'exact' ? await payInRequest(deps, agent, intentInput, priced, { idempotencyKey: options.idempotencyKey }) : null;
+  const { intent, operation, replayed } = inRequest ? { ...inRequest, replayed: false } : await signedByWorkflow(deps, agent, intentInput, options);
+  const intentId = intent.id;
   const refusal = refusalOf(intent);
   if (refusal) throw refusal;
-  const operation = await operationOf();
   if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
 
   const details = (operation?.details ?? {}) as Record<string, unknown>;
   const header = typeof details.paymentHeader === 'string' ? details.paymentHeader : null;
-  if (header) await checkedHeader(deps, header, await intentTerms(deps, intentId), details);
+  // A header signed in this request was checked as it was signed; one read back is checked again.
+  if (header && !inRequest) await checkedHeader(deps, header, await intentTerms(deps, intentId), details);
   const view: X402SignedPaymentView = {
     intent_id: intentId,
     status: intent.status,
@@ -188,7 +185,32 @@ export async function signX402Payment(
         ? 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.'
         : 'The payment is still being processed; repeat this call with the same Idempotency-Key to get the header.',
   };
-  return { view, authorized: header !== null, replayed: created.replayed };
+  return { view, authorized: header !== null, replayed, signedHere: inRequest ? { intentId, details } : null };
+}
+
+/**
+ * The workflow's path: the intent is created and its workflow authorises and signs; the call
+ * waits (bounded) until the header is there, the payment refused or waiting for the owner.
+ */
+async function signedByWorkflow(
+  deps: X402Deps,
+  agent: AuthenticatedAgent,
+  intentInput: Parameters<typeof createIntent>[2],
+  options: { idempotencyKey?: string; waitMs?: number },
+) {
+  const created = await createIntent(deps, { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId }, intentInput, { idempotencyKey: options.idempotencyKey });
+  const intentId = created.response.id;
+  const operationOf = () => deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { status: true, details: true, declineMessage: true } });
+  const { intent } = await awaitIntent(
+    deps.db.prisma,
+    agent.ownerId,
+    intentId,
+    async (current) => isAnswerable(current) || (current.status === 'processing' && (await operationOf()) !== null),
+    options.waitMs ?? PAYMENT_WAIT_MS,
+    // The operation's row announces its intent (migration rail_operation_notify).
+    { events: deps.events },
+  );
+  return { intent, operation: await operationOf(), replayed: created.replayed };
 }
 
 // ---------------------------------------------------------------- proxy
@@ -199,21 +221,53 @@ function intentTerms(deps: X402Deps, intentId: string) {
 
 
 /**
- * Calls the upstream with a payment header signed by /x402/sign-payment for this agent. A
- * header is used once: one the seller already redeemed, or one that expired, is refused here
- * before the seller sees it. After the seller answers, the workflow is told to look at the
- * chain, and the call waits (bounded) for the payment to settle in the ledger.
+ * Calls the upstream with a payment header signed by /x402/sign-payment for this agent (or by
+ * this very request: `known`, found and checked already). A header is used once: one the seller
+ * already redeemed, or one that expired, is refused here before the seller sees it.
+ *
+ * After the seller answers: an `exact` payment the seller says it settled is confirmed by one
+ * receipt read (settleFromReceipt), and the agent has its answer at once, the payment
+ * `processing` until the workflow, told now, captures it. Any other payment the seller says it
+ * settled (`upto`, whose amount the chain's transfers decide) is waited for (bounded) until the
+ * workflow has settled it in the ledger.
  */
-export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent, input: X402ProxyInput): Promise<X402UpstreamResponseView> {
+export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent, input: X402ProxyInput, known: KnownHeader | null = null): Promise<X402UpstreamResponseView> {
   if (!input.payment_header) {
     return upstreamView(await callUpstream(deps, input), null);
   }
   const decoded = decodePaymentHeader(input.payment_header);
+  const { intentId, details } = known ?? (await signedHeaderOf(deps, agent, input.payment_header, decoded));
+  const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version as X402Version)]: input.payment_header };
+  const response = await callUpstream(deps, { ...input, headers });
+  const answer = upstreamView(response, null);
+  const paid = readPaymentResponse(response.headers);
+  const tellWorkflow = () => signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
+  let status: IntentStatus;
+  if (paid?.success === true && details.scheme === 'exact') {
+    const confirmed = paid.transaction ? await settleFromReceipt(deps.db.prisma, deps.chain, intentId, paid.transaction) : null;
+    // Confirmed or not, the workflow looks now; the agent does not wait for its capture.
+    void tellWorkflow();
+    status = confirmed ? 'processing' : (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
+  } else if (paid?.success === true) {
+    await tellWorkflow();
+    ({
+      intent: { status },
+    } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, SETTLEMENT_WAIT_MS, { events: deps.events }));
+  } else {
+    status = (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
+  }
+  const hash = await settlementHash(deps, intentId, paid?.success === true ? answer : null);
+  const sellerReceipt = await keptSellerReceipt(deps, intentId, answer.payment_response, { payer: paymentPayer(decoded), url: input.url, transaction: hash });
+  return { ...answer, payment: { intent_id: intentId, status, transaction_hash: hash }, seller_receipt: sellerReceipt };
+}
+
+/** The operation that signed `header` for this agent, checked once more, while it can still be redeemed. */
+async function signedHeaderOf(deps: X402Deps, agent: AuthenticatedAgent, header: string, decoded: ReturnType<typeof decodePaymentHeader>): Promise<KnownHeader> {
   const operation = await deps.db.prisma.railOperation.findFirst({
     where: { rail: 'x402_base', reference: paymentReference(decoded), paymentIntent: { agentId: agent.agentId } },
     select: { paymentIntentId: true, status: true, details: true },
   });
-  if (!operation || (operation.details as Record<string, unknown>).paymentHeader !== input.payment_header) {
+  if (!operation || (operation.details as Record<string, unknown>).paymentHeader !== header) {
     throw new AppError('NOT_FOUND', 'This payment header was not signed for this agent by /x402/sign-payment');
   }
   if (operation.status !== 'pending') {
@@ -225,23 +279,9 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
         : 'This payment header expired unused; sign a new payment',
     );
   }
-
-  await checkedHeader(deps, input.payment_header, await intentTerms(deps, operation.paymentIntentId), operation.details as Record<string, unknown>);
-  const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version as X402Version)]: input.payment_header };
-  const response = await callUpstream(deps, { ...input, headers });
-  const intentId = operation.paymentIntentId;
-  const settledBySeller = readPaymentResponse(response.headers)?.success === true;
-  let intent;
-  if (settledBySeller) {
-    await signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
-    ({ intent } = await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, SETTLEMENT_WAIT_MS, { events: deps.events }));
-  } else {
-    intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
-  }
-  const answer = upstreamView(response, null);
-  const hash = await settlementHash(deps, intentId, settledBySeller ? answer : null);
-  const sellerReceipt = await keptSellerReceipt(deps, intentId, answer.payment_response, { payer: paymentPayer(decoded), url: input.url, transaction: hash });
-  return { ...answer, payment: { intent_id: intentId, status: intent.status, transaction_hash: hash }, seller_receipt: sellerReceipt };
+  const details = operation.details as Record<string, unknown>;
+  await checkedHeader(deps, header, await intentTerms(deps, operation.paymentIntentId), details);
+  return { intentId: operation.paymentIntentId, details };
 }
 
 /**
@@ -360,7 +400,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   // answer the seller gave for this payment, not an attempt to redeem its header twice.
   const kept = signed.replayed ? await keptSellerResponse(deps, agent, signed.view.intent_id) : null;
   if (kept) return { kind: 'response', view: kept };
-  return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }) };
+  return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }, signed.signedHere) };
 }
 
 async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, intentId: string): Promise<X402UpstreamResponseView | null> {

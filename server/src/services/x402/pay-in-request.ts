@@ -1,0 +1,123 @@
+/**
+ * An `exact` x402 payment authorised in the agent's own request (the hot path, ARCHITECTURE.md).
+ * One database transaction writes the intent, runs the policy and KYA gate, holds the funds,
+ * signs the authorisation and records it (the rail operation), and writes the outbox row of the
+ * payment workflow, which then captures or releases as for every payment. The agent's call goes
+ * on to the seller as soon as that transaction commits; it never waits for Temporal, and a
+ * Temporal outage or a crash after the commit leaves the workflow to the outbox relay
+ * (intents/workflow-outbox.ts), never a hold without its workflow.
+ *
+ * What the transaction needs from the chain is read before it (no lock is held across a network
+ * call): the payer's USDC on chain, the block to search from, the token's EIP-712 domain. A
+ * payment this path cannot take on its own answers null, and the caller takes the workflow's
+ * path, which handles it as before: an idempotency key seen already (a replay), or on-chain
+ * funds short of the price (the sandbox's chain may still be replaying its mints).
+ */
+import { type CreateIntentInput, type IntentView } from '@purser/core';
+import { getAddress, type Address } from 'viem';
+import type { AuthenticatedAgent } from '../agents/authenticate-agent';
+import { withAuditRetry } from '../audit/append-audit-event';
+import { readAgentEvmAccount } from '../identity/agent-keys';
+import { concurrentDuplicate, insertIntent, prepareIntent } from '../intents/create-intent';
+import { intentSelect, toIntentView } from '../intents/intent-view';
+import { addToOutbox, startFromOutbox } from '../intents/workflow-outbox';
+import { authorizeInTransaction } from '../payments/authorize-payment';
+import { createRails, type Rails } from '../rails/create-rails';
+import { insertOperation, type NewOperation } from '../rails/rail';
+import { signedOperation, type X402IntentMetadata } from '../rails/x402-base-rail';
+import type { PricedRequirement } from './x402-authorization';
+import type { X402Deps } from './x402-calls';
+
+export interface PaidInRequest {
+  /** The intent as the transaction left it: processing (held and signed), or refused, or waiting for the owner. */
+  intent: IntentView;
+  /** The signed authorisation's operation; null when the gate did not let the payment through. */
+  operation: Pick<NewOperation, 'status' | 'details' | 'declineMessage'> | null;
+  /** Settles once Temporal has the workflow (true), or the relay has it to start (false). */
+  workflowStarted: Promise<boolean>;
+}
+
+/** The rails the gate quotes with, one set per chain (the x402 rail's quote reads no network). */
+const railsByChain = new WeakMap<X402Deps['chain'], Rails>();
+
+function railsFor(deps: X402Deps): Rails {
+  let rails = railsByChain.get(deps.chain);
+  if (!rails) {
+    rails = createRails({ prisma: deps.db.prisma, x402: { masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds } });
+    railsByChain.set(deps.chain, rails);
+  }
+  return rails;
+}
+
+export async function payInRequest(
+  deps: X402Deps,
+  agent: AuthenticatedAgent,
+  input: CreateIntentInput & { metadata: { x402: X402IntentMetadata } },
+  price: PricedRequirement,
+  options: { idempotencyKey?: string },
+): Promise<PaidInRequest | null> {
+  const prisma = deps.db.prisma;
+  const ready = await prepareIntent(deps, { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId }, input, options);
+  if ('existing' in ready) return null;
+  const { prepared } = ready;
+
+  const wallet = await prisma.agentWallet.findUnique({ where: { agentId: agent.agentId }, select: { walletAddress: true, evmWalletAddress: true } });
+  if (!wallet?.evmWalletAddress) return null;
+  const payer = getAddress(wallet.evmWalletAddress);
+  const { chain } = deps;
+  const [onChain, fromBlock, domain, account] = await Promise.all([
+    chain.usdcBalanceOf(payer as Address),
+    chain.publicClient.getBlockNumber(),
+    chain.usdcDomain(),
+    readAgentEvmAccount(prisma, deps.masterKey, agent.agentId),
+  ]);
+  if (onChain < price.amount) return null;
+
+  const { intentId } = prepared;
+  const payment = {
+    intentId,
+    amount: input.amount,
+    currency: input.currency,
+    toAddress: input.toAddress ?? null,
+    merchant: input.merchant ?? null,
+    geography: input.geography ?? null,
+    metadata: input.metadata,
+    payer: { agentId: agent.agentId, walletAddress: wallet.walletAddress, evmAddress: payer },
+  };
+  const rails = railsFor(deps);
+  const log = (message: string, data: object) => deps.logger.info(data, message);
+  let paid;
+  try {
+    paid = await withAuditRetry(prisma, async (tx) => {
+      const row = await insertIntent(tx, prepared);
+      const { outcome, deliveryIds } = await authorizeInTransaction(tx, rails, log, intentId);
+      let operation: NewOperation | null = null;
+      if (outcome.outcome === 'authorized') {
+        operation = await signedOperation({
+          network: chain.info.network,
+          payment,
+          price,
+          x402: input.metadata.x402,
+          payer,
+          account,
+          domain,
+          fromBlock,
+          idempotencyKey: row.idempotencyKey,
+        });
+        await insertOperation(tx, rails['x402-base'], intentId, operation);
+      }
+      await addToOutbox(tx, { id: intentId, maxRetries: input.maxRetries }, deliveryIds);
+      const intent = toIntentView(await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect }));
+      return { intent, operation };
+    });
+  } catch (error) {
+    // The same key, sent twice at once: the other request's payment is this one's (a replay).
+    await concurrentDuplicate(deps, prepared, error);
+    return null;
+  }
+  const workflowStarted = startFromOutbox(deps, intentId).catch((error: unknown) => {
+    deps.logger.warn({ err: error, intentId }, 'the payment workflow waits in the outbox');
+    return false;
+  });
+  return { ...paid, workflowStarted };
+}
