@@ -240,30 +240,29 @@ async function main() {
   await vitest('unit', 'unit');
 
   const adminUrl = wanted('db-postgres') || wanted('temporal') ? await postgresAdminUrl() : undefined;
-  // Two lanes again. The database suites keep both cores busy (vitest runs their files side by
-  // side); the temporal suite runs one file at a time and the e2e suite one browser, both
-  // mostly waiting on servers, so they run beside the database suites rather than after them.
-  // Each test makes its own database, so the lanes share nothing but the PostgreSQL server.
-  await Promise.all([
-    (async () => {
-      if (wanted('db-postgres')) {
-        if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
-        else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
-        else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
-      }
-      await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
-    })(),
-    (async () => {
-      // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
-      // a separate worker process, which must reach the same database.
-      if (wanted('temporal')) {
-        await n8n;
-        if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: await temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
-        else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
-      }
-      await e2e(await temporalCli, await debian);
-    })(),
-  ]);
+  // The database suites keep both cores busy (vitest runs their files side by side); the
+  // temporal suite runs one file at a time and the e2e suite one browser, both mostly waiting on
+  // servers, so they run beside the database suites rather than after them: temporal at once,
+  // e2e as soon as either of the other two lanes is done. Each test makes its own database, so
+  // the lanes share nothing but the PostgreSQL server.
+  const databaseSuites = (async () => {
+    if (wanted('db-postgres')) {
+      if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+      else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+      else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
+    }
+    await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
+  })();
+  const temporalSuite = (async () => {
+    // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
+    // a separate worker process, which must reach the same database.
+    if (!wanted('temporal')) return;
+    await n8n;
+    if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: await temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+    else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+  })();
+  const e2eSuite = Promise.race([databaseSuites, temporalSuite]).then(async () => e2e(await temporalCli, await debian));
+  await Promise.all([databaseSuites, temporalSuite, e2eSuite]);
 
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);

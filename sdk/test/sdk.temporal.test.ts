@@ -293,7 +293,7 @@ describe('agent API', () => {
     if (fetched.kind !== 'response') return;
     expect(fetched.response.status).toBe(200);
     expect(JSON.parse(fetched.response.body)).toMatchObject({ city: 'Lisbon' });
-    expect(fetched.response.payment).toMatchObject({ status: 'settled', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(fetched.response.payment).toMatchObject({ status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expected.agentA -= 10_000n;
     await expectBalances();
   });
@@ -305,7 +305,7 @@ describe('agent API', () => {
     expect([response.status, response.url, response.headers.get('content-type')]).toEqual([200, `${appUrl}/sandbox/paid/weather?city=Porto`, expect.stringContaining('application/json')]);
     expect(await response.json()).toMatchObject({ city: 'Porto' });
     const paid = x402PaymentInfo(response)!;
-    expect(paid.payment).toMatchObject({ status: 'settled', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    expect(paid.payment).toMatchObject({ status: 'processing', transactionHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
     expect(paid.purser).toMatchObject({ status: 200, requestId: expect.any(String), idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) });
     expect((await prisma.paymentIntent.findUniqueOrThrow({ where: { id: paid.payment!.intentId }, select: { category: true, amount: true } })).amount).toBe(10_000n);
     expected.agentA -= 10_000n;
@@ -364,7 +364,7 @@ describe('agent API', () => {
 
     const proxied = await agentClientA.x402.proxy({ url: quote, payment_header: signed.xPaymentHeader! });
     expect(proxied.status).toBe(200);
-    expect(proxied.payment).toMatchObject({ intent_id: signed.intent_id, status: 'settled' });
+    expect(proxied.payment).toMatchObject({ intent_id: signed.intent_id, status: 'processing' });
     expected.agentA -= 5_000n;
     await expectBalances();
 

@@ -303,7 +303,8 @@ describe("the Make recipes (the HTTP app's Make a request module)", () => {
 
     const { status, data } = await env.runWorker(() => sendAsMake(module));
     expect(status, JSON.stringify(data)).toBe(200);
-    expect(data).toMatchObject({ status: 200, payment: { status: 'settled' } });
+    // Paid on chain; the workflow records it as settled right after the answer.
+    expect(data).toMatchObject({ status: 200, payment: { status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) } });
     expect(JSON.parse(data.body as string)).toHaveProperty('quote');
     // The quote costs $0.005.
     expect((await chain.usdcBalanceOf(seller)) - sellerBefore).toBe(5_000n);

@@ -33,7 +33,7 @@ export async function addToOutbox(tx: TransactionClient, intent: { id: string; m
   });
 }
 
-type OutboxRow = { paymentIntentId: string; maxRetries: number; webhookDeliveryIds: string[] };
+export type OutboxRow = { paymentIntentId: string; maxRetries: number; webhookDeliveryIds: string[] };
 const rowSelect = { paymentIntentId: true, maxRetries: true, webhookDeliveryIds: true } as const;
 
 export async function inOutbox(deps: Pick<AppDeps, 'db'>, intentId: string): Promise<boolean> {

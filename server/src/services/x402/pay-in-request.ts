@@ -108,16 +108,18 @@ export async function payInRequest(
       }
       await addToOutbox(tx, { id: intentId, maxRetries: input.maxRetries }, deliveryIds);
       const intent = toIntentView(await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect }));
-      return { intent, operation };
+      return { intent, operation, deliveryIds };
     });
   } catch (error) {
     // The same key, sent twice at once: the other request's payment is this one's (a replay).
     await concurrentDuplicate(deps, prepared, error);
     return null;
   }
-  const workflowStarted = startFromOutbox(deps, intentId).catch((error: unknown) => {
+  const { deliveryIds, ...answer } = paid;
+  const outboxRow = { paymentIntentId: intentId, maxRetries: input.maxRetries, webhookDeliveryIds: deliveryIds };
+  const workflowStarted = startFromOutbox(deps, intentId, outboxRow).catch((error: unknown) => {
     deps.logger.warn({ err: error, intentId }, 'the payment workflow waits in the outbox');
     return false;
   });
-  return { ...paid, workflowStarted };
+  return { ...answer, workflowStarted };
 }
