@@ -50,8 +50,11 @@ export async function ensurePrismaClient() {
 }
 
 const WEB_INPUTS = ['web/src', 'web/index.html', 'web/vite.config.ts', 'web/public', 'core/src', 'docs-content/security', 'docs-content/scripts'];
-/** What the web build writes; the whitepaper PDF is the part a failed print would leave out. */
-const WEB_OUTPUTS = ['index.html', 'security-whitepaper.md', 'security-whitepaper.pdf'];
+/**
+ * What the web build writes: the pre-rendered landing page, the shell every other route gets, and
+ * the whitepaper (its PDF is the part a failed print would leave out).
+ */
+const WEB_OUTPUTS = ['index.html', 'shell.html', 'security-whitepaper.md', 'security-whitepaper.pdf'];
 
 export async function ensureWebBuild() {
   if (!WEB_OUTPUTS.some((file) => isStale(path.join(ROOT, 'web', 'dist', file), WEB_INPUTS))) return;

@@ -1,6 +1,7 @@
 /**
  * How much JavaScript the landing page makes a first-time visitor download. The web app is
- * built (or a built dist dir, or a running server, is given), served, and '/' is opened in
+ * built (or a built dist dir, or a running server, is given), served as the server serves it
+ * (each pre-rendered page from its own HTML file, other routes from the shell), and '/' is opened in
  * Debian's Chromium at 1280x900; every JavaScript response until the network is idle, without
  * scrolling, is the landing page's initial JS. Each file is gzipped with node:zlib at level 9
  * (what a compressing server or CDN sends, independent of how this server serves it) and the
@@ -11,7 +12,8 @@
  * layer and its own sections.
  *
  * It also times the largest contentful paint of '/' on cold loads (a fresh browser context
- * each), beside the empty app's, for the record. `npm run bench` calls measureWebBundle.
+ * each), beside the empty app's, for the record: the build pre-renders the landing page, so its
+ * text paints from the HTML, before any script runs. `npm run bench` calls measureWebBundle.
  *
  *   npx tsx bench/src/web-bundle.ts                     # build web/ into a temp dir and measure it
  *   npx tsx bench/src/web-bundle.ts --dist web/dist     # measure an existing build
@@ -124,13 +126,19 @@ const CONTENT_TYPES: Record<string, string> = {
   '.pdf': 'application/pdf',
 };
 
-/** Serves a built single-page app: files as they are, any other path as index.html. */
+/**
+ * Serves a built app as the server does: files as they are, a folder by its index.html (the
+ * pre-rendered pages: '/' is index.html, '/blog' blog/index.html), any other path as the shell
+ * (web's shell.html; the floor app has only index.html).
+ */
 async function serveDist(dir: string): Promise<{ url: string; server: Server }> {
   const root = resolve(dir);
+  const shell = existsSync(join(root, 'shell.html')) ? join(root, 'shell.html') : join(root, 'index.html');
   const server = createServer((request, response) => {
     const pathname = decodeURIComponent(new URL(request.url ?? '/', 'http://localhost').pathname);
     let file = normalize(join(root, pathname));
-    if (!file.startsWith(root + sep) || !existsSync(file) || statSync(file).isDirectory()) file = join(root, 'index.html');
+    if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'index.html');
+    if (!file.startsWith(root + sep) || !existsSync(file)) file = shell;
     response.writeHead(200, { 'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
     response.end(readFileSync(file));
   });

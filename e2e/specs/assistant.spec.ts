@@ -12,6 +12,7 @@ import { ASSISTANT_ERROR_MESSAGE, ASSISTANT_GREETING, ASSISTANT_PATH, PUBLIC_ANO
 import { watchCspViolations } from '../support/csp-violations';
 import { auditPage, openInTheme, THEMES, WIDTHS } from '../support/page-checks';
 import { startScriptedSseServer, type ScriptedSseServer } from '../support/scripted-sse-server';
+import { gotoHydrated } from '../support/hydration';
 
 const ENDPOINT = `**${ASSISTANT_PATH}`;
 const DESKTOP = { width: 1280, height: 900 };
@@ -63,7 +64,7 @@ async function box(locator: Locator) {
 test.describe('assistant widget: states and sizes', () => {
   test('is a round button at the bottom right that opens a 384 by 600 panel titled AI Assistant', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const button = await box(launcher(page));
     expect(button.width).toBe(button.height);
     expect(await launcher(page).evaluate((element) => getComputedStyle(element).borderRadius)).toBe('50%');
@@ -89,7 +90,7 @@ test.describe('assistant widget: states and sizes', () => {
 
   test('minimises to its 320 by 56 header bar, restores, and closes with the button or Escape, giving the focus back', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     const minimise = panel(page).getByRole('button', { name: 'Minimise' });
     await expect(minimise).toHaveAttribute('aria-pressed', 'false');
@@ -123,7 +124,7 @@ test.describe('assistant widget: states and sizes', () => {
 
   test('fills a phone screen when open and becomes a bar along the bottom when minimised', async ({ page }) => {
     await page.setViewportSize(PHONE);
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const button = await box(launcher(page));
     expect([PHONE.width - (button.x + button.width), PHONE.height - (button.y + button.height)]).toEqual([16, 16]);
 
@@ -145,7 +146,7 @@ test.describe('assistant widget: states and sizes', () => {
   test('keeps the conversation while the page lives, across closing and page changes, and loses it on reload', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await answerWith(page, stream('Start with the ', '[docs](/docs).'));
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     await ask(page, 'Where do I start?');
     await expect(replies(page).last()).toHaveText('Assistant: Start with the docs.');
@@ -178,7 +179,7 @@ test.describe('assistant widget: loading', () => {
     page.on('request', (request) => {
       if (request.resourceType() === 'script') scripts.push(new URL(request.url()).pathname);
     });
-    await page.goto('/', { waitUntil: 'networkidle' });
+    await gotoHydrated(page, '/', { waitUntil: 'networkidle' });
     await expect(launcher(page)).toBeVisible();
     expect(scripts.filter((script) => panelChunk.test(script)), scripts.join('\n')).toEqual([]);
 
@@ -191,7 +192,7 @@ test.describe('assistant widget: loading', () => {
 
   test('says so when the panel cannot be downloaded, and leaves the button to try again', async ({ page }) => {
     await page.route(panelChunk, (route) => route.abort('connectionfailed'));
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await launcher(page).click();
     await expect(page.getByText('The assistant could not be loaded. Please try again.')).toBeVisible();
     await expect(panel(page)).toHaveCount(0);
@@ -211,7 +212,7 @@ test.describe('assistant widget: asking (the stream is answered by the test)', (
   test('sends the conversation with the page and the public key, shows Thinking..., then grows the reply in one bubble', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.route(ENDPOINT, (route) => route.continue({ url: server.url }));
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await open(page);
     await ask(page, 'How do I fund an agent?');
     const request = await server.nextRequest();
@@ -271,7 +272,7 @@ test.describe('assistant widget: asking (the stream is answered by the test)', (
   test('sends with Enter, starts a new line with Shift+Enter, shows the question as plain text, and keeps send disabled while blank', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.route(ENDPOINT, (route) => route.continue({ url: server.url }));
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     await expect(sendButton(page)).toBeDisabled();
     await input(page).fill('   \n  ');
@@ -308,7 +309,7 @@ test.describe('assistant widget: asking (the stream is answered by the test)', (
   test('shows the error message when the stream stops before [DONE], keeping what had arrived', async ({ page }) => {
     await page.setViewportSize(DESKTOP);
     await page.route(ENDPOINT, (route) => route.continue({ url: server.url }));
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     await ask(page, 'Tell me about KYA tiers');
     const request = await server.nextRequest();
@@ -335,7 +336,7 @@ test.describe('assistant widget: markdown', () => {
         '[^1]: The daily limit of the agent’s spending rules.',
       ),
     );
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     await ask(page, 'Show me everything');
     const reply = replies(page).last();
@@ -383,7 +384,7 @@ test.describe('assistant widget: markdown', () => {
   test('loads the panel and renders a rich reply under the Content-Security-Policy with no violation', async ({ page }) => {
     const violations = await watchCspViolations(page);
     await answerWith(page, stream('| a | b |\n| - | - |\n| 1 | 2 |\n\n- [x] done\n\n![logo](/favicon.svg) ![chart](https://cdn.example.com/chart.png) [x](javascript:alert(1))[^1]\n\n[^1]: note'));
-    const response = await page.goto('/');
+    const response = await gotoHydrated(page, '/');
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await open(page);
     await ask(page, 'Everything at once');
@@ -399,7 +400,7 @@ test.describe('assistant widget: markdown', () => {
     await page.setViewportSize(DESKTOP);
     const long = 'A long sentence that wraps over several lines of the panel. '.repeat(6);
     await answerWith(page, stream(long, '\n\n', long));
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     await ask(page, long);
     await expectIdle(page);
@@ -435,7 +436,7 @@ test.describe('assistant widget: errors', () => {
         if (message.type() === 'error') errors.push(message.text());
       });
       await failure.answer(page);
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       await open(page);
       await ask(page, 'How do I fund an agent?');
       await expect(replies(page).last()).toHaveText(`Assistant: ${ASSISTANT_ERROR_MESSAGE}`);
@@ -461,13 +462,13 @@ test.describe('assistant widget: accessibility and layout', () => {
       stream('Here is a **summary**:\n\n| Step | Where |\n| --- | --- |\n| Create | [Dashboard](/dashboard) |\n\n- [x] Sign in\n- [ ] Fund an agent\n\nSee [the docs](/docs)[^1].\n\n[^1]: Also on [x402.org](https://x402.org).'),
     );
     const openWithReply = async () => {
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       await open(page);
       await ask(page, 'Summarise, please\nin a table');
       await expect(replies(page)).toHaveCount(2);
       await expectIdle(page);
     };
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await auditPage(page, testInfo, 'assistant-open', openWithReply);
 
     // Full-page shots stretch the fixed panel over the whole page; these show the window.
@@ -489,7 +490,7 @@ test.describe('assistant widget: the real endpoint', () => {
   test('answers how to fund an agent with a link into the docs', async ({ page }) => {
     test.setTimeout(90_000);
     await page.setViewportSize(DESKTOP);
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await open(page);
     await ask(page, 'How do I fund an agent?');
     await expect(replies(page)).toHaveCount(2, { timeout: 60_000 });

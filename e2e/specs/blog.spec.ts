@@ -2,10 +2,11 @@
 // body, sidebar and 'Continue exploring', and an unknown id sent back to the list.
 import { expect, test } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 test.describe('blog', () => {
   test('lists the 11 articles as cards with the header links', async ({ page }, testInfo) => {
-    await page.goto('/blog');
+    await gotoHydrated(page, '/blog');
     await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
     const nav = page.getByRole('navigation', { name: 'Page links' });
     await expect(nav.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
@@ -27,7 +28,7 @@ test.describe('blog', () => {
     await expect(cards.last().getByRole('link', { name: /^Source:/ })).toHaveCount(0);
 
     await auditPage(page, testInfo, 'blog', async () => {
-      await page.goto('/blog');
+      await gotoHydrated(page, '/blog');
       await expect(page.getByRole('article')).toHaveCount(11);
     });
 
@@ -36,7 +37,7 @@ test.describe('blog', () => {
   });
 
   test('an article shows its body, the sidebar and Continue exploring', async ({ page }, testInfo) => {
-    await page.goto('/blog');
+    await gotoHydrated(page, '/blog');
     await page.getByRole('article').filter({ hasText: 'Demystifying x402' }).getByRole('link', { name: 'Read article' }).click();
     await expect(page).toHaveURL(/\/blog\/demystifying-x402$/);
 
@@ -59,13 +60,13 @@ test.describe('blog', () => {
     await expect(more.getByRole('link', { name: 'Request sandbox access' })).toHaveAttribute('href', '/#start-building');
 
     await auditPage(page, testInfo, 'blog-post', async () => {
-      await page.goto('/blog/demystifying-x402');
+      await gotoHydrated(page, '/blog/demystifying-x402');
       await expect(page.getByRole('heading', { level: 1, name: /^Demystifying x402/ })).toBeVisible();
     });
   });
 
   test('bulleted and numbered lists of an article render as lists', async ({ page }) => {
-    await page.goto('/blog/agentic-commerce-101');
+    await gotoHydrated(page, '/blog/agentic-commerce-101');
     const body = page.getByRole('article', { name: /^Agentic Commerce 101/ });
     await expect(body.locator('ol > li').first()).toHaveText(/^Intent: a structured statement/);
     expect(await body.locator('ol > li').count()).toBeGreaterThanOrEqual(4);
@@ -73,8 +74,8 @@ test.describe('blog', () => {
   });
 
   test('an unknown article id goes back to the blog, replacing the history entry', async ({ page }) => {
-    await page.goto('/');
-    await page.goto('/blog/no-such-post');
+    await gotoHydrated(page, '/');
+    await gotoHydrated(page, '/blog/no-such-post');
     await expect(page).toHaveURL(/\/blog$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
     // The bad URL was replaced, not pushed: Back leaves the blog for the page before.

@@ -1,9 +1,10 @@
 // Links inside the app to pages the server serves (/docs/api, /api/v1/openapi.json) are plain
 // links: the browser loads them from the server instead of the app's router showing its 404.
 import { expect, test } from '@playwright/test';
+import { gotoHydrated } from '../support/hydration';
 
 test('a docs page link to /docs/api opens the API reference, not the app’s 404 page', async ({ page }) => {
-  await page.goto('/docs');
+  await gotoHydrated(page, '/docs');
   await expect(page.getByRole('heading', { level: 1, name: 'Documentation' })).toBeVisible();
   const link = page.locator('main a[href="/docs/api"]').first();
   await expect(link).toBeVisible();

@@ -3,6 +3,7 @@
 // sections rendered from docs-content as markdown (headings, tables, code, links).
 import { expect, test, type Page } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 const OFFSET = 96;
 
@@ -22,7 +23,7 @@ async function settledTop(page: Page, id: string): Promise<number> {
 
 test.describe('docs', () => {
   test('shows the header links, Last updated today and the quick links', async ({ page }) => {
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await expect(page.getByRole('heading', { level: 1, name: 'Documentation' })).toBeVisible();
     const links = page.getByRole('navigation', { name: 'Page links' });
     await expect(links.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
@@ -41,7 +42,7 @@ test.describe('docs', () => {
   });
 
   test('groups the navigation and renders the nine sections in order', async ({ page }) => {
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     const nav = page.getByRole('navigation', { name: 'Documentation sections' });
     await expect(nav.getByRole('list', { name: 'Getting started' }).getByRole('link')).toHaveText(['Introduction', 'Quick start']);
     await expect(nav.getByRole('list', { name: 'Product tour' }).getByRole('link')).toHaveText(['Dashboard', 'Governance']);
@@ -53,7 +54,7 @@ test.describe('docs', () => {
   });
 
   test('renders markdown: heading ids, tables, code blocks, internal links, no raw markup', async ({ page }) => {
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     const governance = page.locator('section#governance');
     await expect(governance.locator('h3#kya-tiers')).toHaveText('KYA tiers');
     const tiers = governance.locator('table').filter({ hasText: 'eIDAS level' });
@@ -78,7 +79,7 @@ test.describe('docs', () => {
 
   test('a navigation click scrolls smoothly to the section, 96 px below the top, and sets the hash', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await page.evaluate(() => {
       const positions: number[] = [];
       (window as unknown as { scrollPositions: number[] }).scrollPositions = positions;
@@ -106,7 +107,7 @@ test.describe('docs', () => {
 
   test('a deep link lands on its section below the sticky header', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto('/docs#x402');
+    await gotoHydrated(page, '/docs#x402');
     await expect(page.getByRole('heading', { level: 2, name: 'x402 payments' })).toBeInViewport();
     expect(Math.abs((await settledTop(page, 'x402')) - OFFSET)).toBeLessThanOrEqual(2);
     const header = await page.getByRole('banner').boundingBox();
@@ -116,7 +117,7 @@ test.describe('docs', () => {
 
   test('on a phone, On this page is hidden and the navigation folds behind Contents', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await expect(page.getByRole('navigation', { name: 'On this page' })).toBeHidden();
 
     const nav = page.getByRole('navigation', { name: 'Documentation sections' });
@@ -132,7 +133,7 @@ test.describe('docs', () => {
 
   test('can be used with the keyboard alone', async ({ page }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await expect(page.getByRole('heading', { level: 1, name: 'Documentation' })).toBeVisible();
     // The skip link is the first stop and leads past the top bar.
     await page.keyboard.press('Tab');
@@ -151,9 +152,9 @@ test.describe('docs', () => {
   test('passes the accessibility and layout checks', async ({ page }, testInfo) => {
     // Seven long sections: axe in two themes and four full-page screenshots take a while.
     test.setTimeout(180_000);
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await auditPage(page, testInfo, 'docs', async () => {
-      await page.goto('/docs');
+      await gotoHydrated(page, '/docs');
       await expect(page.getByRole('heading', { level: 2, name: 'Introduction' })).toBeVisible();
     });
   });

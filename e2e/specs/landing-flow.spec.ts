@@ -5,6 +5,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { watchCspViolations } from '../support/csp-violations';
 import { expectNoSeriousViolations, openInTheme, THEMES, WIDTHS } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 /** A string of React Flow's own code, in no other file of the web app. */
 const XYFLOW_MARKER = 'react-flow__pane';
@@ -22,7 +23,7 @@ async function showDiagram(page: Page): Promise<void> {
 
 test.describe('How an Agent Pays', () => {
   test('lists the five steps in order', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const steps = page.locator('#flow ol > li');
     await expect(steps).toHaveCount(5);
     const titles = ['Payment Intent', 'Policy and KYA Gate', 'Rail Orchestrator', 'Execute and Settle', 'Audit and Telemetry'];
@@ -36,7 +37,7 @@ test.describe('How an Agent Pays', () => {
       if (new URL(request.url()).pathname.endsWith('.js')) scripts.push(request.url());
     });
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await page.waitForLoadState('networkidle');
 
     const flowTop = await page.locator('#flow').evaluate((element) => element.getBoundingClientRect().top);
@@ -58,7 +59,7 @@ test.describe('How an Agent Pays', () => {
   });
 
   test('shows a part’s modules when the pointer hovers it', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await showDiagram(page);
     await expect(details(page)).toContainText('Hover over a part of the diagram');
 
@@ -76,7 +77,7 @@ test.describe('How an Agent Pays', () => {
   });
 
   test('shows a part’s modules when it gets keyboard focus, and announces them', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await showDiagram(page);
     // Start the tab sequence just before the diagram.
     await page.getByRole('heading', { name: 'Where the money goes' }).click();
@@ -100,7 +101,7 @@ test.describe('How an Agent Pays', () => {
 
   test('stays readable at 390 px and lets the page scroll over it', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await showDiagram(page);
 
     const diagram = await page.getByTestId('flow-diagram').boundingBox();
@@ -130,7 +131,7 @@ test.describe('How an Agent Pays', () => {
 
   test('draws the diagram under the Content-Security-Policy without a violation', async ({ page }) => {
     const violations = await watchCspViolations(page);
-    const response = await page.goto('/');
+    const response = await gotoHydrated(page, '/');
     expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
     await showDiagram(page);
     await part(page, 'Agent wallets').hover();
@@ -143,7 +144,7 @@ test.describe('Quick integration', () => {
   test.use({ permissions: ['clipboard-read', 'clipboard-write'] });
 
   test('switches between the three workflows and copies the snippet shown', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const section = page.locator('#integration');
     await section.scrollIntoViewIfNeeded();
     const tabs = section.getByRole('tab');
@@ -179,7 +180,7 @@ test.describe('Quick integration', () => {
 
 test.describe('Security and compliance', () => {
   test('offers the whitepaper as markdown and as PDF, both static files', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const section = page.locator('#security');
     await section.scrollIntoViewIfNeeded();
     await expect(section).toContainText('API keys shown once');
@@ -210,7 +211,7 @@ test('the three sections pass axe with the diagram drawn, in both themes, with s
   test.setTimeout(120_000);
   for (const theme of THEMES) {
     await page.setViewportSize({ width: WIDTHS[0], height: 900 });
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await openInTheme(page, theme, () => page.reload());
     await showDiagram(page);
     await part(page, 'Agent wallets').hover();

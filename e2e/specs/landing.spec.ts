@@ -6,6 +6,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BOOKING_URL } from '@purser/docs-content';
 import { FAQ, PROTOCOLS, type Protocol } from '@purser/web';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const section = (page: Page, id: string) => page.locator(`section#${id}`);
@@ -36,7 +37,7 @@ async function expectTopInViewport(locator: Locator) {
 
 test.describe('landing page', () => {
   test('has a sticky navigation with the logo, the links and the Dashboard button', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const nav = mainNav(page);
     await expect(nav.getByRole('link', { name: 'Purser home' })).toHaveAttribute('href', '/');
     await expect(nav.getByRole('link', { name: 'Blog' })).toHaveAttribute('href', '/blog');
@@ -66,7 +67,7 @@ test.describe('landing page', () => {
   });
 
   test('starts light and remembers the dark theme across a reload', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const root = page.locator('html');
     await expect(root).toHaveAttribute('data-theme', 'light');
 
@@ -86,7 +87,7 @@ test.describe('landing page', () => {
 
   test('puts the links and the Dashboard button in a toggle menu at 390 px', async ({ page }) => {
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const nav = mainNav(page);
     const menu = page.locator('#landing-mobile-menu');
     await expect(nav.getByRole('link', { name: 'Blog' })).toBeHidden();
@@ -133,7 +134,7 @@ test.describe('landing page', () => {
   });
 
   test('shows the hero, whose buttons scroll to the flow and to Start building', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await expect(page.getByRole('heading', { level: 1, name: /payment integration and identity wallets for the agentic economy/i })).toBeVisible();
     const highlights = page.getByRole('list', { name: 'Highlights' });
     for (const badge of ['Designed for developers', 'Safe for enterprises', 'Loved by agents']) {
@@ -160,7 +161,7 @@ test.describe('landing page', () => {
   });
 
   test('lays the sections out in the spec’s order', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const order = ['hero', 'protocols', 'walls', 'pillars', 'flow', 'integration', 'security', 'use-cases', 'start-building', 'faq'];
     await expect(page.getByRole('contentinfo')).toBeVisible();
     const ids = await page.locator('main > section').evaluateAll((sections) => sections.map((element) => element.id));
@@ -173,7 +174,7 @@ test.describe('landing page', () => {
   });
 
   test('has a protocol navigator whose chips show their detail on hover, keyboard focus and click', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await expect(page.getByRole('heading', { level: 2, name: 'Protocol navigator' })).toBeVisible();
     await expect(chips(page)).toHaveText(['X402', 'AP2', 'A2A', 'ACP', 'MCP', 'DID', 'Solana', 'Base', 'EVM', 'USDC', 'eIDAS', 'SD-JWT VC']);
     for (const button of await chips(page).all()) await expect(button).toHaveAttribute('aria-controls', 'protocol-detail');
@@ -214,7 +215,7 @@ test.describe('landing page', () => {
     test.use({ hasTouch: true, viewport: { width: 390, height: 844 } });
 
     test('a tap on a protocol chip shows its detail', async ({ page }) => {
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       await chip(page, 'USDC').tap();
       await expectDetailOf(page, 'USDC', 'Supported');
       await chip(page, 'Base').tap();
@@ -224,7 +225,7 @@ test.describe('landing page', () => {
   });
 
   test('shows the walls, the five pillars and the use cases', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const walls = section(page, 'walls');
     await expect(walls.getByRole('heading', { level: 2 })).toHaveText('Go through the walls');
     await expect(walls.getByRole('heading', { level: 3 })).toHaveText([
@@ -251,7 +252,7 @@ test.describe('landing page', () => {
   test('Start building opens the scheduling page in a new tab', async ({ page, context }) => {
     // The booking page is external: answer it locally so the test stays offline.
     await context.route(`${new URL(BOOKING_URL).origin}/**`, (route) => route.fulfill({ contentType: 'text/html', body: '<title>Book an intro call</title>' }));
-    await page.goto('/#start-building');
+    await gotoHydrated(page, '/#start-building');
     const startBuilding = section(page, 'start-building');
     await expect(startBuilding.getByRole('heading', { level: 2 })).toHaveText('Start building today');
     await expect(startBuilding).toContainText('invite-only');
@@ -271,7 +272,7 @@ test.describe('landing page', () => {
   });
 
   test('answers four questions in an accordion that works with the keyboard', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const faq = section(page, 'faq');
     const questions = faq.getByRole('button');
     await expect(questions).toHaveText(FAQ.map((entry) => entry.question));
@@ -304,7 +305,7 @@ test.describe('landing page', () => {
   });
 
   test('ends with a footer holding the address, the legal links and the resources', async ({ page }) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     const footer = page.getByRole('contentinfo');
     await expect(footer.locator('address')).toContainText('Toronto');
     await expect(footer.getByText('© 2025 Purser')).toBeVisible();
@@ -322,9 +323,9 @@ test.describe('landing page', () => {
   });
 
   test('passes the accessibility and layout audit in both themes', async ({ page }, testInfo) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await auditPage(page, testInfo, 'landing', async () => {
-      await page.goto('/');
+      await gotoHydrated(page, '/');
       await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     });
   });

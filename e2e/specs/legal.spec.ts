@@ -2,6 +2,7 @@
 // with Back to home, the commitments of spec section 9 and working links between them.
 import { expect, test } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 const PAGES = [
   { path: '/terms', title: 'Terms of Service', commitment: /3 months before the incident/, heading: 'Governing law and courts' },
@@ -12,7 +13,7 @@ const PAGES = [
 test.describe('legal pages', () => {
   for (const legal of PAGES) {
     test(`${legal.path} shows the ${legal.title} with Back to home`, async ({ page }, testInfo) => {
-      await page.goto(legal.path);
+      await gotoHydrated(page, legal.path);
       await expect(page.getByRole('heading', { level: 1, name: legal.title })).toBeVisible();
       await expect(page.getByText(/^Last updated /)).toBeVisible();
       await expect(page.getByRole('navigation', { name: 'Page links' }).getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
@@ -22,7 +23,7 @@ test.describe('legal pages', () => {
       expect(await page.getByRole('main').innerText()).not.toMatch(/^#{1,6} |\*\*\w|\]\(\//m);
 
       await auditPage(page, testInfo, legal.path.slice(1), async () => {
-        await page.goto(legal.path);
+        await gotoHydrated(page, legal.path);
         await expect(page.getByRole('heading', { level: 1, name: legal.title })).toBeVisible();
       });
 
@@ -33,7 +34,7 @@ test.describe('legal pages', () => {
   }
 
   test('the terms link to the privacy policy within the app, which opens at its top', async ({ page }) => {
-    await page.goto('/terms');
+    await gotoHydrated(page, '/terms');
     await page.getByRole('main').getByRole('link', { name: 'Privacy Policy' }).first().click();
     await expect(page).toHaveURL(/\/privacy$/);
     await expect(page.getByRole('heading', { level: 1, name: 'Privacy Policy' })).toBeVisible();

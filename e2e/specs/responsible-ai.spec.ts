@@ -2,12 +2,13 @@
 // (all to the external booking page) and the contact: email, Slack channel, office hours.
 import { expect, test } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 const BOOKING_URL = 'https://booking.purser.example/intro-call';
 
 test.describe('responsible AI page', () => {
   test('shows the principles, safety, privacy and operations commitments', async ({ page }, testInfo) => {
-    await page.goto('/responsible-ai');
+    await gotoHydrated(page, '/responsible-ai');
     await expect(page.getByRole('heading', { level: 1, name: 'Responsible AI' })).toBeVisible();
     await expect(page.getByRole('navigation', { name: 'Page links' }).getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
 
@@ -22,13 +23,13 @@ test.describe('responsible AI page', () => {
     await expect(page.locator('h2#safety')).toHaveText('Safety');
 
     await auditPage(page, testInfo, 'responsible-ai', async () => {
-      await page.goto('/responsible-ai');
+      await gotoHydrated(page, '/responsible-ai');
       await expect(page.getByRole('heading', { level: 1, name: 'Responsible AI' })).toBeVisible();
     });
   });
 
   test('links every policy resource to the booking page', async ({ page }) => {
-    await page.goto('/responsible-ai');
+    await gotoHydrated(page, '/responsible-ai');
     const resources = page.getByRole('region', { name: 'Policy resources' });
     for (const action of ['Request a copy', 'Schedule a workshop', 'Request a workshop']) {
       const link = resources.getByRole('link', { name: action });
@@ -39,7 +40,7 @@ test.describe('responsible AI page', () => {
   });
 
   test('gives the contact email, the Slack channel and the office hours', async ({ page }) => {
-    await page.goto('/responsible-ai');
+    await gotoHydrated(page, '/responsible-ai');
     const contact = page.getByRole('region', { name: 'Contact and office hours' });
     await expect(contact.getByRole('link', { name: 'responsible-ai@purser.example' })).toHaveAttribute('href', 'mailto:responsible-ai@purser.example');
     await expect(contact.getByRole('definition').filter({ hasText: '#purser-responsible-ai' })).toBeVisible();

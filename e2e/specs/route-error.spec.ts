@@ -3,6 +3,7 @@
 // sees a clear message and two ways out, never a stack trace, and Reload recovers.
 import { expect, test, type Page } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 /** Makes the /docs page's code fail to download until the route is removed. */
 async function breakDocsChunk(page: Page) {
@@ -21,7 +22,7 @@ async function expectErrorPage(page: Page) {
 
 test.describe('route error page', () => {
   test('a page whose code fails to load on navigation shows the error page, and Reload recovers', async ({ page }) => {
-    await page.goto('/blog');
+    await gotoHydrated(page, '/blog');
     await expect(page.getByRole('heading', { level: 1, name: 'Blog' })).toBeVisible();
     await breakDocsChunk(page);
 
@@ -35,13 +36,13 @@ test.describe('route error page', () => {
   });
 
   test('a first visit to such a page shows it too, and it passes the accessibility checks', async ({ page }, testInfo) => {
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await breakDocsChunk(page);
-    await page.goto('/docs');
+    await gotoHydrated(page, '/docs');
     await expectErrorPage(page);
 
     await auditPage(page, testInfo, 'route-error', async () => {
-      await page.goto('/docs');
+      await gotoHydrated(page, '/docs');
       await expect(page.getByRole('heading', { level: 1, name: 'Unexpected Application Error!' })).toBeVisible();
     });
 

@@ -1,10 +1,11 @@
 // Routing rules of spec section 2 that belong to no single page: the dashboard guard, and
 // a navigation without a hash starting at the top of the new page.
 import { expect, test } from '@playwright/test';
+import { gotoHydrated } from '../support/hydration';
 
 test.describe('routing', () => {
   test('the dashboard sends visitors without a session to sign in', async ({ page }) => {
-    await page.goto('/dashboard');
+    await gotoHydrated(page, '/dashboard');
     await expect(page).toHaveURL(/\/auth$/);
     await expect(page.getByRole('heading', { name: 'Wallets for You and Your AI Agents' })).toBeVisible();
   });
@@ -12,7 +13,7 @@ test.describe('routing', () => {
   test('a new page starts at the top when the URL has no hash', async ({ page }) => {
     // A short window, so the blog page is scrollable and a kept offset would show.
     await page.setViewportSize({ width: 1280, height: 500 });
-    await page.goto('/');
+    await gotoHydrated(page, '/');
     await page.getByRole('contentinfo').scrollIntoViewIfNeeded();
     expect(await page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
 

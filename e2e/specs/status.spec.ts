@@ -4,6 +4,7 @@
 // the webhook backlog among its rows), incident log and support contact.
 import { expect, test, type Page } from '@playwright/test';
 import { auditPage } from '../support/page-checks';
+import { gotoHydrated } from '../support/hydration';
 
 type Check = { status: 'up' | 'down'; latencyMs: number; error?: string; restarts?: number; pending?: number; oldestPendingSeconds?: number | null };
 
@@ -36,7 +37,7 @@ test.describe('status page', () => {
     expect(healthz.ok(), await healthz.text()).toBe(true);
 
     const answered = page.waitForResponse((response) => response.url().includes('/trpc/') && response.url().includes('health.get'));
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     const report = (await (await answered).json()) as { result: { data: { checks: Record<string, Check> } } }[];
     const checks = report[0]!.result.data.checks;
     await expect(page.getByRole('heading', { level: 1, name: 'System status' })).toBeVisible();
@@ -81,14 +82,14 @@ test.describe('status page', () => {
     await expect(telemetry.getByText('22:00-22:20 UTC')).toBeVisible();
 
     await auditPage(page, testInfo, 'status', async () => {
-      await page.goto('/status');
+      await gotoHydrated(page, '/status');
       await expect(page.getByTestId('overall-status')).toHaveText('All systems operational');
     });
   });
 
   test('a down worker takes down the services that need it and only those', async ({ page }) => {
     await overrideHealth(page, { worker: { status: 'down', latencyMs: 5_000, error: 'timed out' } });
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     await expect(page.getByTestId('overall-status')).toHaveText('Partial outage');
     for (const name of ['Intent & Policy API', 'Webhook Delivery', 'Base / EVM Rail', 'Solana Rail']) {
       await expect(service(page, name)).toContainText('Outage');
@@ -100,7 +101,7 @@ test.describe('status page', () => {
 
   test('a sandbox chain the supervisor gave up on takes down the Base / EVM Rail only', async ({ page }) => {
     await overrideHealth(page, { chain: { status: 'down', latencyMs: 3, error: 'gave up', restarts: 3 } });
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     await expect(page.getByTestId('overall-status')).toHaveText('Partial outage');
     await expect(service(page, 'Base / EVM Rail')).toContainText('Outage');
     await expect(service(page, 'Base / EVM Rail')).toContainText('Not answering: Sandbox chain.');
@@ -114,7 +115,7 @@ test.describe('status page', () => {
 
   test('a webhook backlog is shown but changes no service’s state', async ({ page }) => {
     await overrideHealth(page, { webhooks: { status: 'up', latencyMs: 4, pending: 12, oldestPendingSeconds: 190 } });
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     await expect(page.getByTestId('overall-status')).toHaveText('All systems operational');
     await expect(service(page, 'Webhook Delivery')).toContainText('Operational');
     await expect(service(page, 'Webhook Delivery')).toContainText('12 deliveries waiting for their receivers, oldest 3 min.');
@@ -123,7 +124,7 @@ test.describe('status page', () => {
 
   test('a down database is a major outage', async ({ page }) => {
     await overrideHealth(page, { database: { status: 'down', latencyMs: 40, error: 'unreachable' } });
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     await expect(page.getByTestId('overall-status')).toHaveText('Major outage');
     await expect(service(page, 'Wallet Provisioning')).toContainText('Outage');
     await expect(service(page, 'Realtime Telemetry')).toContainText('Outage');
@@ -131,7 +132,7 @@ test.describe('status page', () => {
 
   test('a slow check shows as degraded performance', async ({ page }) => {
     await overrideHealth(page, { temporal: { status: 'up', latencyMs: 2_400 } });
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     await expect(page.getByTestId('overall-status')).toHaveText('Degraded performance');
     await expect(service(page, 'Intent & Policy API')).toContainText('Degraded');
     await expect(service(page, 'Wallet Provisioning')).toContainText('Operational');
@@ -142,7 +143,7 @@ test.describe('status page', () => {
       (url) => url.pathname.startsWith('/trpc/') && url.pathname.includes('health.get'),
       (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
     );
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     await expect(page.getByTestId('overall-status')).toHaveText('Status unavailable');
     await expect(page.getByText('All systems operational')).toHaveCount(0);
     await expect(service(page, 'Intent & Policy API')).toContainText('Unknown');
@@ -157,13 +158,13 @@ test.describe('status page', () => {
       (route) => route.fulfill({ status: 503, contentType: 'text/plain', body: 'Service Unavailable' }),
     );
     await auditPage(page, testInfo, 'status-unreachable', async () => {
-      await page.goto('/status');
+      await gotoHydrated(page, '/status');
       await expect(page.getByTestId('overall-status')).toHaveText('Status unavailable');
     });
   });
 
   test('has the incident log, Subscribe to updates and the support contact', async ({ page }) => {
-    await page.goto('/status');
+    await gotoHydrated(page, '/status');
     const log = page.getByRole('region', { name: 'Incident log' });
     await expect(log.getByText('Illustrative', { exact: true })).toBeVisible();
     await expect(log.getByRole('listitem')).toHaveCount(5);

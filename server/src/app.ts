@@ -24,6 +24,7 @@ import { identityRoutes } from './http/identity-routes';
 import { requireOperator } from './http/operator-token';
 import { errorAnswer } from './http/error-answer';
 import { securityHeaders } from './http/security-headers';
+import { prerenderedPages, SPA_SHELL } from './http/prerendered-pages';
 import { authenticateOwner } from './services/auth/authenticate-owner';
 import { apiV1Plugin } from './http/api-v1/plugin';
 import { appRouter, type AppRouter } from './trpc/router';
@@ -134,7 +135,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(assistantRoute, { prefix: FUNCTIONS_PREFIX, deps, settings: assistant });
   if (sandboxPaidApi) await app.register(sandboxPaidRoutes, { chain: deps.chain });
 
-  const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));
+  const hasWeb = webDist !== undefined && existsSync(path.join(webDist, SPA_SHELL));
+  const pages = hasWeb ? prerenderedPages(webDist) : new Map<string, string>();
   if (hasWeb) {
     await app.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
   }
@@ -143,8 +145,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const pathname = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((prefix) => pathname === prefix.replace(/\/$/, '') || pathname.startsWith(prefix));
     if (hasWeb && request.method === 'GET' && !isApi) {
-      // Client-side routes (and the web app's own 404 page) are served by index.html.
-      return reply.type('text/html').sendFile('index.html');
+      // A public page the build pre-rendered answers with its own HTML; the other client-side
+      // routes (the signed-in pages, the web app's own 404 page) with the shell the app renders into.
+      return reply.type('text/html').sendFile(pages.get(pathname) ?? SPA_SHELL);
     }
     return reply.status(404).send(new AppError('NOT_FOUND', `No route for ${request.method} ${pathname}`).toJSON());
   });

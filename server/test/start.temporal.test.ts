@@ -137,7 +137,10 @@ describe('npm start', () => {
 
       const landing = await fetch(`${started.appUrl}/`);
       expect(landing.status).toBe(200);
-      expect(await landing.text()).toContain('<div id="root">');
+      // Pre-rendered: the landing page's heading is in the HTML before any script runs.
+      const html = await landing.text();
+      expect(html).toContain('<div id="root" data-prerendered-path="/">');
+      expect(html).toMatch(/<h1[^>]*>[^<]+/);
 
       expect(started.output()).toMatch(/Temporal UI:\s+http:\/\/127\.0\.0\.1:\d+/);
       expect(started.output()).toContain(`MCP base URL: ${started.appUrl}/functions/v1/mcp-server`);

@@ -8,7 +8,7 @@ import { createQueryClient } from '../shared/query-client';
 import { sessionStore } from '../shared/session/use-session-store';
 import { createTrpcClient, TRPCProvider } from '../shared/trpc';
 
-const queryClient = createQueryClient();
+export const queryClient = createQueryClient();
 const trpcClient = createTrpcClient();
 
 // What one owner's queries cached must never show to the next owner signing in on this tab.

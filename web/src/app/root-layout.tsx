@@ -2,6 +2,7 @@
 import { LinearProgress } from '@mui/material';
 import { Outlet, useNavigation } from 'react-router';
 import { AssistantLauncher } from '../features/assistant/components/assistant-launcher';
+import { DefaultTitle } from '../shared/components/page-head';
 import { ScrollOnNavigate } from '../shared/scroll/scroll-on-navigate';
 import { useDelayedFlag } from './page-loading-fallback';
 
@@ -14,6 +15,7 @@ export function RootLayout() {
   return (
     <>
       <ScrollOnNavigate />
+      <DefaultTitle />
       {slow ? (
         <LinearProgress
           aria-label="Loading page"

@@ -5,8 +5,10 @@
 // page on screen (RootLayout draws a thin progress bar if the wait is noticeable), and the first
 // page of a visit shows the light `hydrateFallbackElement`. A chunk that fails to download
 // rejects the route's `lazy`, which the router shows with the root's errorElement.
+// The public pages are also pre-rendered by the build from these same routes (entry-server.tsx);
+// such a page is hydrated once its chunk is in (`loadRouteModules`), without the fallback.
 import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { createBrowserRouter, matchRoutes, type RouteObject, type RouterProviderProps } from 'react-router';
 import { RequireSession } from '../features/auth/components/require-session';
 import { RouteErrorPage } from '../features/errors/components/route-error-page';
 import { sessionStore } from '../shared/session/use-session-store';
@@ -109,7 +111,37 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export const router = createBrowserRouter(routes);
+export type DataRouter = RouterProviderProps['router'];
+
+/**
+ * Loads the page modules of the routes that match `pathname` and puts their components in
+ * place of `lazy`, as the router would after it starts. Hydrating a pre-rendered page needs
+ * this first: a router that still has a lazy route to load draws the loading fallback, not
+ * the page the HTML holds. Rejects when a chunk fails to download.
+ */
+export async function loadRouteModules(pathname: string): Promise<void> {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  await Promise.all(
+    matches.map(async ({ route }) => {
+      if (typeof route.lazy !== 'function') return;
+      Object.assign(route, await route.lazy(), { lazy: undefined });
+    }),
+  );
+}
+
+/** The browser's router, with the dashboard preloads below. */
+export function createAppRouter(): DataRouter {
+  const router = createBrowserRouter(routes);
+  router.subscribe((state) => {
+    if (dashboardPreloaded || state.navigation.state !== 'idle' || state.location.pathname !== '/auth') return;
+    if (typeof requestIdleCallback === 'function') requestIdleCallback(preloadDashboard, { timeout: 2_000 });
+    else setTimeout(preloadDashboard, 1_000);
+  });
+  sessionStore.subscribe((state, previous) => {
+    if (state.status === 'signed-in' && previous.status !== 'signed-in') preloadDashboard();
+  });
+  return router;
+}
 
 // The dashboard is where the auth page leads: fetch its chunk while the owner is still typing
 // (once the browser is idle on /auth), and at the latest when a session appears (sign-in,
@@ -122,13 +154,3 @@ function preloadDashboard(): void {
   dashboardPreloaded = true;
   Promise.all([pages.dataLayout(), pages.dashboard()]).catch(() => undefined);
 }
-
-router.subscribe((state) => {
-  if (dashboardPreloaded || state.navigation.state !== 'idle' || state.location.pathname !== '/auth') return;
-  if (typeof requestIdleCallback === 'function') requestIdleCallback(preloadDashboard, { timeout: 2_000 });
-  else setTimeout(preloadDashboard, 1_000);
-});
-
-sessionStore.subscribe((state, previous) => {
-  if (state.status === 'signed-in' && previous.status !== 'signed-in') preloadDashboard();
-});

@@ -4,6 +4,7 @@ import { AppBar, Box, Container, Stack, Toolbar, Typography, type Breakpoint } f
 import { alpha } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 import { BrandLink } from './brand-link';
+import { PageHead, SITE_NAME } from './page-head';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../layout/assistant-button-space';
 
 /** Height of the sticky top bar; pages that scroll to anchors keep their targets below it. */
@@ -13,6 +14,10 @@ interface PublicPageLayoutProps {
   /** The page's h1, also used for the document title. */
   title: string;
   subtitle?: string;
+  /** What search results and link previews show under the title. */
+  description: string;
+  /** Open Graph type of the page: 'article' for a blog post. */
+  type?: 'website' | 'article';
   /** Replaces the default title block; it must contain the page's h1 itself. */
   hero?: ReactNode;
   /** Links shown at the right of the top bar, such as <BackToHomeLink />. */
@@ -21,10 +26,10 @@ interface PublicPageLayoutProps {
   children: ReactNode;
 }
 
-export function PublicPageLayout({ title, subtitle, hero, actions, maxWidth = 'md', children }: PublicPageLayoutProps) {
+export function PublicPageLayout({ title, subtitle, description, type, hero, actions, maxWidth = 'md', children }: PublicPageLayoutProps) {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
-      <title>{`${title} · Purser`}</title>
+      <PageHead title={`${title} · ${SITE_NAME}`} description={description} type={type} />
       <SkipLink />
       <AppBar
         position="sticky"

@@ -30,7 +30,8 @@ async function loadSession(): Promise<Session | null> {
 }
 
 export const sessionStore = createSessionStore(loadSession);
-startSessionSync(sessionStore, syncDeps);
+// The build also imports this file in Node, to pre-render the public pages: no tabs to follow there.
+if (typeof window !== 'undefined') startSessionSync(sessionStore, syncDeps);
 
 export function useSessionStore<T>(selector: (state: SessionState) => T): T {
   return useStore(sessionStore, selector);

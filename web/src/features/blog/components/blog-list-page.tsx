@@ -5,11 +5,14 @@ import { blogPosts } from '../data/blog-posts';
 import { BlogHeaderLinks } from './blog-header-links';
 import { BlogPostCard } from './blog-post-card';
 
+const SUBTITLE = 'Notes on agentic commerce, payment rails and agent identity.';
+
 export function BlogListPage() {
   return (
     <PublicPageLayout
       title="Blog"
-      subtitle="Notes on agentic commerce, payment rails and agent identity."
+      subtitle={SUBTITLE}
+      description={`${SUBTITLE} Articles from the Purser team.`}
       actions={<BlogHeaderLinks />}
       maxWidth="lg"
     >

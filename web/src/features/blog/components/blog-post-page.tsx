@@ -17,7 +17,7 @@ export function BlogPostPage() {
   if (!post) return <Navigate to="/blog" replace />;
 
   return (
-    <PublicPageLayout title={post.title} hero={<ArticleHero post={post} />} actions={<BlogHeaderLinks />} maxWidth="lg">
+    <PublicPageLayout title={post.title} description={post.intro} type="article" hero={<ArticleHero post={post} />} actions={<BlogHeaderLinks />} maxWidth="lg">
       <Grid container spacing={{ xs: 4, md: 6 }}>
         <Grid size={{ xs: 12, md: 8 }} component="article" aria-label={post.title}>
           <Box sx={{ maxWidth: '72ch' }}>

@@ -3,7 +3,7 @@
 // screens, 'On this page' on the right.
 import { DOC_SECTION_IDS } from '@purser/docs-content/browser';
 import { Box, Button, Divider, Typography } from '@mui/material';
-import { Fragment } from 'react';
+import { Fragment, useSyncExternalStore } from 'react';
 import { Link as RouterLink } from 'react-router';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';
 import { PublicPageLayout } from '../../../shared/components/public-page-layout';
@@ -15,15 +15,27 @@ import { DocsSection } from './docs-section';
 import { OnThisPage } from './on-this-page';
 
 const TITLE = 'Documentation';
+const SUBTITLE = 'Create agent wallets, set spending rules and connect agents over MCP, REST and x402.';
 
 /** Spec section 2: the page shows today's date (the reader's) as its 'Last updated' date. */
-function today(): { text: string; iso: string } {
+function todayIso(): string {
   const now = new Date();
   const pad = (value: number) => String(value).padStart(2, '0');
-  return {
-    text: now.toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }),
-    iso: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`,
-  };
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+const neverChanges = () => () => undefined;
+
+/**
+ * Today's date in the reader's time zone, or null while a pre-rendered page is hydrated: the
+ * build knows neither the day nor the zone the page will be read in, so the date appears right
+ * after hydration (React reads the server snapshot while hydrating, the browser's one after).
+ */
+function useToday(): { text: string; iso: string } | null {
+  const iso = useSyncExternalStore(neverChanges, todayIso, () => null);
+  if (iso === null) return null;
+  const [year, month, day] = iso.split('-').map(Number) as [number, number, number];
+  return { iso, text: new Date(year, month - 1, day).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' }) };
 }
 
 export function DocsPage() {
@@ -33,6 +45,7 @@ export function DocsPage() {
   return (
     <PublicPageLayout
       title={TITLE}
+      description={SUBTITLE}
       hero={<DocsHero />}
       maxWidth="xl"
       actions={
@@ -72,17 +85,22 @@ export function DocsPage() {
 }
 
 function DocsHero() {
-  const updated = today();
+  const updated = useToday();
   return (
     <Box component="header" sx={{ mb: { xs: 4, md: 6 } }}>
       <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2.1rem', sm: '3rem' } }}>
         {TITLE}
       </Typography>
       <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 1, fontWeight: 400, maxWidth: '60ch' }}>
-        Create agent wallets, set spending rules and connect agents over MCP, REST and x402.
+        {SUBTITLE}
       </Typography>
-      <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
-        Last updated <time dateTime={updated.iso}>{updated.text}</time>
+      {/* The line keeps its height while the date is unknown, so nothing below it moves. */}
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5, minHeight: '1.43em' }}>
+        {updated && (
+          <>
+            Last updated <time dateTime={updated.iso}>{updated.text}</time>
+          </>
+        )}
       </Typography>
       <Box sx={{ mt: 3 }}>
         <DocsQuickLinks />

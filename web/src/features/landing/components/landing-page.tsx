@@ -1,5 +1,6 @@
 // Route '/': the public landing page, its eleven parts in the spec's order.
 import { Box } from '@mui/material';
+import { PageHead, SITE_NAME } from '../../../shared/components/page-head';
 import { FaqSection } from './faq-section';
 import { FlowSection } from './flow-section';
 import { HeroSection } from './hero-section';
@@ -16,6 +17,10 @@ import { WallsSection } from './walls-section';
 export function LandingPage() {
   return (
     <Box sx={{ minHeight: '100vh', bgcolor: 'background.default' }}>
+      <PageHead
+        title={`${SITE_NAME} · Payments and identity wallets for AI agents`}
+        description="Give every AI agent a wallet, a verifiable identity and spending rules, and let it pay for APIs, data and compute over open standards: x402, MCP and REST."
+      />
       <LandingNav />
       <Box component="main">
         <HeroSection />

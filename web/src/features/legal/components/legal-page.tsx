@@ -13,6 +13,7 @@ export function LegalPage({ id }: { id: LegalPageId }) {
   return (
     <PublicPageLayout
       title={page.title}
+      description={page.summary}
       actions={<BackToHomeLink />}
       hero={
         <Box component="header" sx={{ mb: { xs: 3, md: 4 }, pb: { xs: 3, md: 4 }, borderBottom: 1, borderColor: 'divider' }}>

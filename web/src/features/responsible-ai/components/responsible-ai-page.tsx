@@ -21,6 +21,7 @@ export function ResponsibleAiPage() {
   return (
     <PublicPageLayout
       title={responsibleAi.title}
+      description={responsibleAi.summary}
       actions={<BackToHomeLink />}
       maxWidth="lg"
       hero={

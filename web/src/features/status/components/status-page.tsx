@@ -14,6 +14,7 @@ import { SubscribeButton } from './subscribe-dialog';
 import { TelemetryPanel } from './telemetry-panel';
 
 const TITLE = 'System status';
+const SUBTITLE = 'Live health of the Purser platform, checked from this page.';
 
 export function StatusPage() {
   const health = useHealth();
@@ -24,6 +25,7 @@ export function StatusPage() {
   return (
     <PublicPageLayout
       title={TITLE}
+      description={SUBTITLE}
       actions={<BackToHomeLink />}
       maxWidth="lg"
       hero={
@@ -33,7 +35,7 @@ export function StatusPage() {
               {TITLE}
             </Typography>
             <Typography variant="h6" component="p" color="text.secondary" sx={{ mt: 1, fontWeight: 400 }}>
-              Live health of the Purser platform, checked from this page.
+              {SUBTITLE}
             </Typography>
           </Box>
           <SubscribeButton />
