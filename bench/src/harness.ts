@@ -1,6 +1,7 @@
 /**
  * What the benchmarks run against, started in this process and stopped in reverse order:
- * a fresh PostgreSQL database (openTestDatabase), a Temporal dev server (a child process,
+ * a fresh PostgreSQL database (openTestDatabase), or with `{ database: 'pglite' }` the embedded
+ * default `npm start` runs (PGlite on files in a temp dir), a Temporal dev server (a child process,
  * stopped by its PID), the payments worker, the floor worker (floor-workflow.ts on a task
  * queue of its own) and, when asked, the sandbox chain (anvil, a child process stopped by its
  * PID) and the product's HTTP server on a free loopback port.
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { Client, Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pino from 'pino';
-import type { Database, PrismaClient } from '@purser/db';
+import { openDatabase, type Database, type PrismaClient } from '@purser/db';
 import { openTestDatabase } from '@purser/db/testing';
 import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, ensureTemporalCli, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
 import {
@@ -31,7 +32,7 @@ import {
   type EvmChain,
   type TemporalDeps,
 } from '@purser/server';
-import type { oneActivityWorkflow } from './floor-workflow';
+import type { FloorWorkflow } from './floor-workflow';
 import { log } from './timing';
 
 const FLOOR_TASK_QUEUE = 'bench-floor';
@@ -44,19 +45,26 @@ const LEDGER_ONLY_SANDBOX = { info: { sandbox: true, displayName: 'Bench ledger 
 export interface HarnessOptions {
   /** Start the sandbox chain and the product's HTTP server (x402, GET /balance). */
   app?: boolean;
+  /**
+   * 'postgres' (default): a fresh database on TEST_DATABASE_URL's server. 'pglite': what
+   * `npm start` runs without DATABASE_URL, PGlite on files in this process (no URL: the
+   * bare-SQL floors need PostgreSQL).
+   */
+  database?: 'postgres' | 'pglite';
 }
 
 export interface Harness {
   db: Database;
   prisma: PrismaClient;
-  /** The test database's URL, for a second connection (the bare-SQL floor). */
+  /** The test database's URL, for a second connection (the bare-SQL floor); PostgreSQL only. */
   databaseUrl: string;
+  database: 'postgres' | 'pglite';
   temporal: TemporalDeps;
   masterKey: Buffer;
   /** With `app`: the product's HTTP server, its dependencies and the sandbox chain. */
   app?: { url: string; deps: AppDeps; chain: EvmChain };
-  /** Runs the floor workflow (one no-op activity) to completion. */
-  runFloorWorkflow(): Promise<void>;
+  /** Runs a floor workflow (floor-workflow.ts; by default the one with one no-op activity) to completion. */
+  runFloorWorkflow(workflow?: FloorWorkflow): Promise<void>;
   /** `work`, unless a worker stops on its own first (then its error), so nothing waits forever. */
   guard<T>(work: Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -91,9 +99,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       chain = await startChain({ sandboxPort: 0, sandboxStateFile: join(dir, 'sandbox-chain.json') });
       cleanups.push(() => chain?.close());
     }
-    const database = await openTestDatabase();
+    const database = options.database === 'pglite' ? await openEmbeddedDatabase(join(dir, 'data')) : await openTestDatabase();
     cleanups.push(() => database.cleanup());
-    if (!database.databaseUrl) throw new Error('Run with PURSER_TEST_DB=postgres: the benchmarks measure PostgreSQL');
+    if (options.database !== 'pglite' && !database.databaseUrl) throw new Error('Run with PURSER_TEST_DB=postgres: the benchmarks measure PostgreSQL');
     const server = await startTemporalDevServer({ cliPath: await ensureTemporalCli({ log }), dbFile: join(dir, 'temporal.db'), log });
     cleanups.push(() => server.stop());
     const connection = await Connection.connect({ address: server.address });
@@ -102,7 +110,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     cleanups.push(() => workerConnection.close());
 
     const db = database.db;
-    const logger = pino({ level: 'silent' });
+    const logger = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'silent' });
     const client = new Client({ connection });
     const temporal = { client, taskQueue: TASK_QUEUE, webhookRetry: DEFAULT_WEBHOOK_RETRY };
     const masterKey = Buffer.alloc(32, 7);
@@ -163,12 +171,16 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     return {
       db,
       prisma: db.prisma,
-      databaseUrl: database.databaseUrl,
+      get databaseUrl(): string {
+        if (!database.databaseUrl) throw new Error('This harness runs on PGlite: the bare-SQL floors need PostgreSQL');
+        return database.databaseUrl;
+      },
+      database: options.database ?? 'postgres',
       temporal,
       masterKey,
       app,
-      async runFloorWorkflow() {
-        await client.workflow.execute<typeof oneActivityWorkflow>('oneActivityWorkflow', { taskQueue: FLOOR_TASK_QUEUE, workflowId: `bench-floor-${randomUUID()}` });
+      async runFloorWorkflow(workflow = 'oneActivityWorkflow') {
+        await client.workflow.execute(workflow, { taskQueue: FLOOR_TASK_QUEUE, workflowId: `bench-floor-${randomUUID()}`, args: [] });
       },
       guard: <T>(work: Promise<T>) => Promise.race([work, workerGone.then(() => new Promise<never>(() => {}))]),
       close,
@@ -177,6 +189,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     await close();
     throw error;
   }
+}
+
+/** PGlite on files, migrated on open and serving its socket, as `npm start` opens it. */
+async function openEmbeddedDatabase(dataDir: string): Promise<{ db: Database; databaseUrl?: string; cleanup(): Promise<void> }> {
+  const db = await openDatabase({ dataDir, serveSocket: true });
+  return { db, cleanup: () => db.close() };
 }
 
 /** A new owner with a wallet topped up with sandbox money; its user id. */

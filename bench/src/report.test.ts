@@ -17,7 +17,16 @@ const rate: Measurement = {
   floorName: '100 one-activity workflows at once',
   target: { of: 'ratio', op: '>=', bound: 0.5 },
 };
-const p99: Measurement = { name: 'GET /balance p99 at 200 req/s', value: 7.5, unit: 'ms', floor: null, floorName: null, target: { of: 'value', op: '<=', bound: 10 } };
+const p99: Measurement = { name: 'GET /balance p99, 200 req/s paced', value: 7.5, unit: 'ms', floor: null, floorName: null, target: { of: 'value', op: '<=', bound: 10 } };
+const bursty: Measurement = { ...p99, name: 'GET /balance p99, 200 req/s bursty', value: 44, target: { of: 'report' } };
+const owners: Measurement = {
+  name: '16 owners paying at once',
+  value: 10.8,
+  unit: 'payments/s',
+  floor: 36.5,
+  floorName: '16 clients running empty workflows',
+  target: { of: 'ratio', op: '>=', bound: 0.7 },
+};
 const lcp: Measurement = { name: 'landing page LCP', value: 480, unit: 'ms', floor: 120, floorName: "the empty app's LCP", target: { of: 'report' } };
 const machine: Machine = { cpu: 'Test CPU', cores: 2, ramGb: 8, node: 'v20.19.0', postgres: '15.8', os: 'Linux 6.1', date: '2026-01-01T00:00:00.000Z' };
 
@@ -37,6 +46,18 @@ describe('evaluate', () => {
     expect(evaluate({ ...p99, value: 10.1 }).met).toBe(false);
   });
 
+  it('judges the paced p99 on its value and leaves the bursty figure beside it unjudged', () => {
+    expect([p99, bursty].map(evaluate).map((row) => row.met)).toEqual([true, null]);
+    expect(evaluate({ ...p99, value: 12 }).met).toBe(false);
+  });
+
+  it('judges payments against the empty workflows of the same run: at least 0.7 times their rate', () => {
+    expect(evaluate(owners).met).toBe(false);
+    expect(evaluate(owners).ratio).toBeCloseTo(0.296, 3);
+    expect(evaluate({ ...owners, value: 25.55 })).toMatchObject({ met: true });
+    expect(evaluate({ ...owners, value: 25.5 })).toMatchObject({ met: false });
+  });
+
   it('leaves a report-only row unjudged but still gives its ratio', () => {
     expect(evaluate(lcp)).toMatchObject({ ratio: 4, met: null });
   });
@@ -52,6 +73,7 @@ describe('targetText', () => {
     expect(targetText(latency.target, 'ms')).toBe('≤ 2x floor');
     expect(targetText(rate.target, 'payments/s')).toBe('≥ 0.5x floor');
     expect(targetText(p99.target, 'ms')).toBe('≤ 10 ms');
+    expect(targetText(owners.target, 'payments/s')).toBe('≥ 0.7x floor');
     expect(targetText(lcp.target, 'ms')).toBe('report');
   });
 });

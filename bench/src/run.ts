@@ -6,7 +6,8 @@
  *
  * It starts what it needs and stops it again: a fresh database on the PostgreSQL server of
  * TEST_DATABASE_URL (default 127.0.0.1:5432), a Temporal dev server, the sandbox chain and
- * the product's HTTP server (harness.ts), then builds web/ and opens it in Chromium.
+ * the product's HTTP server (harness.ts); then the same on PGlite, the embedded default, for
+ * GET /balance's rows; then builds web/ and opens it in Chromium.
  *
  *   npm run bench                 # the full run, a few minutes
  *   npm run bench -- --quick      # small samples: checks the runner, figures mean little
@@ -30,8 +31,8 @@ const RESULTS = fileURLToPath(new URL('../results/latest.json', import.meta.url)
 // Sized so the whole run takes a few minutes on a 2-core machine.
 const FULL = {
   transfers: { samples: 50, owners: 16, perOwner: 16 },
-  payments: { samples: 20, burst: 100, owners: 16, perOwner: 5 },
-  x402: { payments: 15, burst: 0 },
+  payments: { samples: 20, burst: 100, owners: 16, perOwner: 10 },
+  x402: { payments: 15, burst: 10 },
   balance: { rate: 200, seconds: 10, connections: 10 },
   intentList: { intents: 100_000, samples: 50 },
   web: { lcpSamples: 5 },
@@ -39,7 +40,7 @@ const FULL = {
 const QUICK: typeof FULL = {
   transfers: { samples: 5, owners: 16, perOwner: 2 },
   payments: { samples: 3, burst: 100, owners: 16, perOwner: 1 },
-  x402: { payments: 3, burst: 0 },
+  x402: { payments: 3, burst: 2 },
   balance: { rate: 200, seconds: 2, connections: 10 },
   intentList: { intents: 100_000, samples: 5 },
   web: { lcpSamples: 1 },
@@ -50,6 +51,8 @@ const sizes = process.argv.includes('--quick') ? QUICK : FULL;
 const started = performance.now();
 
 const h = await startHarness({ app: true });
+/** The harness running now: the main one, then PGlite's for GET /balance. */
+let running = h;
 // Ctrl-C or a kill still stops the dev server and the chain and drops the database. The work
 // cut short fails as its connections close; those errors must not end the process first.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -58,7 +61,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     const ignore = (error: unknown) => log(`(interrupted: ${error instanceof Error ? error.message : String(error)})`);
     process.on('uncaughtException', ignore);
     process.on('unhandledRejection', ignore);
-    void h.close().finally(() => process.exit(130));
+    void running.close().finally(() => process.exit(130));
   });
 }
 const { machine, transfers, payments, x402, balance, intentList } = await (async () => {
@@ -77,6 +80,15 @@ const { machine, transfers, payments, x402, balance, intentList } = await (async
     await h.close();
   }
 })();
+// x402 and GET /balance again on the embedded default `npm start` runs (PGlite), on a harness of its own.
+const { balanceOnPglite, x402OnPglite } = await (async () => {
+  const embedded = (running = await startHarness({ app: true, database: 'pglite' }));
+  try {
+    return { x402OnPglite: await measureX402(embedded, sizes.x402), balanceOnPglite: await measureBalance(embedded, sizes.balance) };
+  } finally {
+    await embedded.close();
+  }
+})();
 // After the services stop: the build and the browser get the machine to themselves.
 const web = webMeasurements(await measureWebBundle(sizes.web));
 
@@ -86,10 +98,19 @@ const rows = [
   payments.latency,
   payments.burst,
   x402.latency,
+  ...(x402.burst ? [x402.burst] : []),
+  x402OnPglite.latency,
+  ...(x402OnPglite.burst ? [x402OnPglite.burst] : []),
   x402.upto,
   x402.channel,
-  balance.p50,
-  balance.p99,
+  balance.pacedP50,
+  balance.pacedP99,
+  balance.burstyP50,
+  balance.burstyP99,
+  balanceOnPglite.pacedP50,
+  balanceOnPglite.pacedP99,
+  balanceOnPglite.burstyP50,
+  balanceOnPglite.burstyP99,
   payments.owners,
   intentList.first,
   intentList.later,

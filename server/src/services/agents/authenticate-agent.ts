@@ -7,7 +7,7 @@
  * the credential status list).
  */
 import { AppError, isAgentDid } from '@purser/core';
-import type { KyaTier } from '@purser/db';
+import type { AgentStatus, KyaTier } from '@purser/db';
 import type { AppDeps } from '../../deps';
 import { agentApiKeyPrefix, hashAgentApiKey } from './agent-api-key-secret';
 import { sameSecretHash } from '../../secrets';
@@ -32,6 +32,18 @@ export interface AuthenticatedAgent {
 
 const INVALID = 'Invalid agent DID or API key';
 
+interface KeyRow {
+  id: string;
+  key_hash: string;
+  revoked_at: Date | null;
+  last_used_at: Date | null;
+  agent_id: string;
+  did: string;
+  owner_id: string;
+  status: AgentStatus;
+  kya_tier: KyaTier;
+}
+
 function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value.trim() : undefined;
 }
@@ -44,25 +56,21 @@ export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: 
   const prefix = agentApiKeyPrefix(bearer);
   if (!isAgentDid(did) || !prefix) throw new AppError('UNAUTHORIZED', INVALID);
 
-  const key = await deps.db.prisma.agentApiKey.findUnique({
-    where: { prefix },
-    select: {
-      id: true,
-      keyHash: true,
-      revokedAt: true,
-      lastUsedAt: true,
-      agent: { select: { id: true, did: true, ownerId: true, status: true, kyaTier: true } },
-    },
-  });
-  if (!key || !sameSecretHash(key.keyHash, hashAgentApiKey(bearer)) || key.agent.did !== did) {
+  // One indexed read for the key and its agent together: Prisma's nested select would be two.
+  const [key] = await deps.db.prisma.$queryRaw<KeyRow[]>`
+    SELECT k.id, k.key_hash, k.revoked_at, k.last_used_at,
+           a.id AS agent_id, a.did, a.owner_id, a.status::text AS status, a.kya_tier::text AS kya_tier
+      FROM agent_api_keys k JOIN agents a ON a.id = k.agent_id
+     WHERE k.prefix = ${prefix}`;
+  if (!key || !sameSecretHash(key.key_hash, hashAgentApiKey(bearer)) || key.did !== did) {
     throw new AppError('UNAUTHORIZED', INVALID);
   }
-  if (key.agent.status === 'suspended') throw new AppError('AGENT_SUSPENDED', 'This agent is suspended');
-  if (key.agent.status === 'deleted') throw new AppError('AGENT_SUSPENDED', 'This agent has been deleted');
-  if (key.revokedAt) throw new AppError('UNAUTHORIZED', INVALID);
+  if (key.status === 'suspended') throw new AppError('AGENT_SUSPENDED', 'This agent is suspended');
+  if (key.status === 'deleted') throw new AppError('AGENT_SUSPENDED', 'This agent has been deleted');
+  if (key.revoked_at) throw new AppError('UNAUTHORIZED', INVALID);
 
-  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+  if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
     await deps.db.prisma.agentApiKey.update({ where: { id: key.id }, data: { lastUsedAt: now }, select: { id: true } });
   }
-  return { agentId: key.agent.id, did: key.agent.did, ownerId: key.agent.ownerId, apiKeyId: key.id, kyaTier: key.agent.kyaTier };
+  return { agentId: key.agent_id, did: key.did, ownerId: key.owner_id, apiKeyId: key.id, kyaTier: key.kya_tier };
 }

@@ -41,6 +41,12 @@ export interface EvmChain {
   /** Wei. */
   ethBalanceOf(address: Address): Promise<bigint>;
   /**
+   * USDC (atomic units) and ETH (wei) together, as GET /balance shows them: read from the node
+   * once per block, then answered from memory until this process learns of a later block or of a
+   * change made without one, its own sends included (chain-read-cache.ts).
+   */
+  balancesOf(address: Address): Promise<{ usdc: bigint; eth: bigint }>;
+  /**
    * Sandbox only: mints `usdc` atomic units of test USDC to `address` and tops its ETH up to
    * the sandbox's gas allowance. Throws on a real network: nobody can mint real USDC.
    */

@@ -28,6 +28,7 @@ import { mnemonicToAccount, privateKeyToAccount } from 'viem/accounts';
 import { base, baseSepolia } from 'viem/chains';
 import type { Logger } from '../../logger';
 import { supervise } from '../../supervisor';
+import { type ChainReadCache, createChainReadCache } from './chain-read-cache';
 import type { EvmChain, EvmNetwork, EvmNetworkInfo } from './evm-chain';
 import { fiatTokenAbi } from './fiat-token-abi';
 import { permit2Abi, permit2NonceSlot } from './permit2-abi';
@@ -66,6 +67,10 @@ export const ANVIL_MNEMONIC = 'test test test test test test test test test test
 /** Gas money for sandbox addresses: topped up to GAS_TOP_UP when below GAS_MINIMUM. */
 const GAS_MINIMUM = parseEther('0.1');
 const GAS_TOP_UP = parseEther('1');
+
+/** How often cached reads (chain-read-cache.ts) poll the head: anvil mines on demand; Base every 2 s. */
+const SANDBOX_HEAD_POLL_MS = 100;
+const NETWORK_HEAD_POLL_MS = 1_000;
 
 const BASE_SEPOLIA: EvmNetworkInfo = {
   network: 'eip155:84532',
@@ -118,8 +123,10 @@ async function startSandboxChain(config: ChainConfig, logger?: ChainLogger): Pro
       contracts: { multicall3: { address: MULTICALL3_ADDRESS } },
     });
     // Reads made together (a balance's USDC and ETH) go to the node as one JSON-RPC batch.
-    const publicClient = createPublicClient({ chain, transport: http(rpcUrl, { batch: true }) });
-    const testClient = createTestClient({ chain, mode: 'anvil', transport: http(rpcUrl) });
+    // Both clients tell the read cache of the blocks they see and the state they change.
+    const reads = createChainReadCache({ pollingIntervalMs: SANDBOX_HEAD_POLL_MS });
+    const publicClient = createPublicClient({ chain, transport: reads.observe(http(rpcUrl, { batch: true })) });
+    const testClient = createTestClient({ chain, mode: 'anvil', transport: reads.observe(http(rpcUrl)) });
     // Only an anvil this process runs from a state file comes back with an older state; its
     // journal, beside that file, gives back the transactions it lost (see setRestartSteps below).
     const journal = anvil && config.sandboxStateFile
@@ -163,6 +170,7 @@ async function startSandboxChain(config: ChainConfig, logger?: ChainLogger): Pro
       rpcUrl,
       publicClient,
       facilitator,
+      reads,
       sandbox: { admin, testClient, seller },
       sandboxProcess: anvil?.supervisor ?? null,
       close: () => anvil?.supervisor.stop() ?? Promise.resolve(),
@@ -224,7 +232,8 @@ async function connectChain(config: ChainConfig, rpcUrl: string, logger?: ChainL
   if (!known) throw new Error(`Unsupported EVM network ${network}: use one of ${Object.keys(REAL_NETWORKS).join(', ')}`);
   const { info, chain } = known;
   // Reads made together (a balance's USDC and ETH) go to the node as one JSON-RPC batch.
-  const publicClient = createPublicClient({ chain, transport: http(rpcUrl, { batch: true }) });
+  const reads = createChainReadCache({ pollingIntervalMs: NETWORK_HEAD_POLL_MS });
+  const publicClient = createPublicClient({ chain, transport: reads.observe(http(rpcUrl, { batch: true })) });
   const chainId = await publicClient.getChainId();
   if (chainId !== info.chainId) throw new Error(`The RPC URL serves chain ${chainId}, not ${info.displayName} (${info.chainId})`);
 
@@ -242,7 +251,7 @@ async function connectChain(config: ChainConfig, rpcUrl: string, logger?: ChainL
     );
   }
   logger?.info({ network: info.network, usdc: info.usdcAddress }, `Connected to ${info.displayName}`);
-  return assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox: null, gasPayer, close: async () => {} });
+  return assembleChain({ info, rpcUrl, publicClient, facilitator, reads, sandbox: null, gasPayer, close: async () => {} });
 }
 
 interface ChainParts {
@@ -250,6 +259,8 @@ interface ChainParts {
   rpcUrl: string;
   publicClient: PublicClient;
   facilitator: EvmChain['facilitator'];
+  /** Caches balancesOf; publicClient's transport reports to it. */
+  reads: ChainReadCache;
   /** The sandbox's token admin (the only minter), anvil's test actions and the demo seller. */
   sandbox: { admin: SerialWallet; testClient: TestClient; seller: Address } | null;
   /** Pays the gas of cancelAuthorization: the sandbox admin, or the in-process facilitator's account. */
@@ -259,8 +270,11 @@ interface ChainParts {
   close: () => Promise<void>;
 }
 
-function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPayer = sandbox?.admin ?? null, sandboxProcess = null, close }: ChainParts): EvmChain {
+function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, sandbox, gasPayer = sandbox?.admin ?? null, sandboxProcess = null, close }: ChainParts): EvmChain {
   const usdc = { address: info.usdcAddress, abi: fiatTokenAbi } as const;
+  const usdcBalanceOf = (address: Address) => publicClient.readContract({ ...usdc, functionName: 'balanceOf', args: [address] });
+  const ethBalanceOf = (address: Address) => publicClient.getBalance({ address });
+  reads.watch(publicClient);
   const permit2 = { address: PERMIT2_ADDRESS, abi: permit2Abi } as const;
   let closed: Promise<void> | undefined;
   let domain: Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }> | undefined;
@@ -279,8 +293,13 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPa
     facilitator,
     sandboxSeller: sandbox?.seller ?? null,
     sandboxProcess,
-    usdcBalanceOf: (address) => publicClient.readContract({ ...usdc, functionName: 'balanceOf', args: [address] }),
-    ethBalanceOf: (address) => publicClient.getBalance({ address }),
+    usdcBalanceOf,
+    ethBalanceOf,
+    balancesOf: (address) =>
+      reads.read(`balances:${address.toLowerCase()}`, async () => {
+        const [usdcBalance, eth] = await Promise.all([usdcBalanceOf(address), ethBalanceOf(address)]);
+        return { usdc: usdcBalance, eth };
+      }),
     async fundSandboxAddress(address, amount) {
       if (!sandbox) throw new Error(`Minting test USDC is only possible in the sandbox, not on ${info.displayName}`);
       const transactionHash = await sandbox.admin.send((wallet) =>
@@ -358,7 +377,10 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, sandbox, gasPa
       const block = await publicClient.getBlock({ blockTag: 'latest' });
       return { number: block.number, timestamp: block.timestamp };
     },
-    close: () => (closed ??= close()),
+    close: () => {
+      reads.close();
+      return (closed ??= close());
+    },
   };
 }
 
