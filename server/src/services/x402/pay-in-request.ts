@@ -21,6 +21,7 @@ import { readAgentEvmAccount } from '../identity/agent-keys';
 import { concurrentDuplicate, insertIntent, prepareIntent } from '../intents/create-intent';
 import { intentSelect, toIntentView } from '../intents/intent-view';
 import { addToOutbox, startFromOutbox } from '../intents/workflow-outbox';
+import { lockAgentWallets } from '../ledger/post-ledger-transaction';
 import { authorizeInTransaction } from '../payments/authorize-payment';
 import { createRails, type Rails } from '../rails/create-rails';
 import { insertOperation, type NewOperation } from '../rails/rail';
@@ -33,8 +34,12 @@ export interface PaidInRequest {
   intent: IntentView;
   /** The signed authorisation's operation; null when the gate did not let the payment through. */
   operation: Pick<NewOperation, 'status' | 'details' | 'declineMessage'> | null;
-  /** Settles once Temporal has the workflow (true), or the relay has it to start (false). */
-  workflowStarted: Promise<boolean>;
+  /**
+   * Starts the payment's workflow from its outbox row (true once Temporal has it; false leaves
+   * it to the relay). Called by the caller when it suits: /x402/fetch after the seller answered,
+   * so the workflow's first steps do not compete with the paid call; the row is there either way.
+   */
+  startWorkflow(): Promise<boolean>;
 }
 
 /** The rails the gate quotes with, one set per chain (the x402 rail's quote reads no network). */
@@ -61,7 +66,7 @@ export async function payInRequest(
   if ('existing' in ready) return null;
   const { prepared } = ready;
 
-  const wallet = await prisma.agentWallet.findUnique({ where: { agentId: agent.agentId }, select: { walletAddress: true, evmWalletAddress: true } });
+  const wallet = await prisma.agentWallet.findUnique({ where: { agentId: agent.agentId }, select: { id: true, walletAddress: true, evmWalletAddress: true } });
   if (!wallet?.evmWalletAddress) return null;
   const payer = getAddress(wallet.evmWalletAddress);
   const { chain } = deps;
@@ -89,6 +94,10 @@ export async function payInRequest(
   let paid;
   try {
     paid = await withAuditRetry(prisma, async (tx) => {
+      // The lock order of every payment: the agent's wallet before the audit chain's head, which
+      // the intent's first audit entry takes. Taken the other way round, this transaction and a
+      // capture of the same agent's last payment would deadlock (and wait a second to find out).
+      await lockAgentWallets(tx, [wallet.id]);
       const row = await insertIntent(tx, prepared);
       const { outcome, deliveryIds } = await authorizeInTransaction(tx, rails, log, intentId);
       let operation: NewOperation | null = null;
@@ -117,9 +126,10 @@ export async function payInRequest(
   }
   const { deliveryIds, ...answer } = paid;
   const outboxRow = { paymentIntentId: intentId, maxRetries: input.maxRetries, webhookDeliveryIds: deliveryIds };
-  const workflowStarted = startFromOutbox(deps, intentId, outboxRow).catch((error: unknown) => {
-    deps.logger.warn({ err: error, intentId }, 'the payment workflow waits in the outbox');
-    return false;
-  });
-  return { ...answer, workflowStarted };
+  const startWorkflow = () =>
+    startFromOutbox(deps, intentId, outboxRow).catch((error: unknown) => {
+      deps.logger.warn({ err: error, intentId }, 'the payment workflow waits in the outbox');
+      return false;
+    });
+  return { ...answer, startWorkflow };
 }

@@ -108,17 +108,18 @@ export interface SignedPayment {
   signedHere: KnownHeader | null;
 }
 
-/** A header this request signed, and its operation's details. */
+/** A header this request signed, its operation's details, and the start of its workflow when still to do. */
 interface KnownHeader {
   intentId: string;
   details: Record<string, unknown>;
+  startWorkflow?: () => Promise<boolean>;
 }
 
 export async function signX402Payment(
   deps: X402Deps,
   agent: AuthenticatedAgent,
   input: X402SignPaymentInput & { resource?: X402IntentMetadata['resource'] },
-  options: { idempotencyKey?: string; waitMs?: number; urlFetched?: boolean; channel?: boolean } = {},
+  options: { idempotencyKey?: string; waitMs?: number; urlFetched?: boolean; channel?: boolean; forwardNow?: boolean } = {},
 ): Promise<SignedPayment> {
   const { requirement, x402_version: version } = input;
   const { chain } = deps;
@@ -157,6 +158,11 @@ export async function signX402Payment(
   const inRequest = scheme === 'exact' ? await payInRequest(deps, agent, intentInput, priced, { idempotencyKey: options.idempotencyKey }) : null;
   const { intent, operation, replayed } = inRequest ? { ...inRequest, replayed: false } : await signedByWorkflow(deps, agent, intentInput, options);
   const intentId = intent.id;
+  // Signed to be sent on at once (/x402/fetch): its workflow starts after the seller answered
+  // (proxyX402Request), so its first steps do not compete with the paid call. Any other payment
+  // signed here (handed out, refused, waiting for the owner) starts its workflow now.
+  const forwardNow = options.forwardNow === true && operation?.status === 'pending' && typeof operation.details === 'object' && operation.details !== null && 'paymentHeader' in operation.details;
+  if (inRequest && !forwardNow) void inRequest.startWorkflow();
   const refusal = refusalOf(intent);
   if (refusal) throw refusal;
   if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
@@ -185,7 +191,7 @@ export async function signX402Payment(
         ? 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.'
         : 'The payment is still being processed; repeat this call with the same Idempotency-Key to get the header.',
   };
-  return { view, authorized: header !== null, replayed, signedHere: inRequest ? { intentId, details } : null };
+  return { view, authorized: header !== null, replayed, signedHere: inRequest ? { intentId, details, ...(forwardNow ? { startWorkflow: inRequest.startWorkflow } : {}) } : null };
 }
 
 /**
@@ -238,7 +244,13 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   const decoded = decodePaymentHeader(input.payment_header);
   const { intentId, details } = known ?? (await signedHeaderOf(deps, agent, input.payment_header, decoded));
   const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version as X402Version)]: input.payment_header };
-  const response = await callUpstream(deps, { ...input, headers });
+  let response;
+  try {
+    response = await callUpstream(deps, { ...input, headers });
+  } finally {
+    // Signed in this request: its workflow starts once the seller has answered (or failed to).
+    void known?.startWorkflow?.();
+  }
   const answer = upstreamView(response, null);
   const paid = readPaymentResponse(response.headers);
   const tellWorkflow = () => signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
@@ -381,7 +393,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
         idempotency_key: input.idempotency_key,
         ...(info.extensions ? { extensions: info.extensions } : {}),
       },
-      { idempotencyKey: options.idempotencyKey, urlFetched: true, channel },
+      { idempotencyKey: options.idempotencyKey, urlFetched: true, channel, forwardNow: !channel },
     );
   if (priced.scheme === 'batch-settlement') {
     const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
