@@ -151,7 +151,7 @@ export async function measurePayments(
       unit: 'ms',
       floor: percentile(floorMs, 0.5),
       floorName: 'a workflow with one no-op activity',
-      target: { of: 'ratio', op: '<=', bound: 1.5 },
+      target: { of: 'ratio', op: '<=', bound: 1.3 },
       detail: `${samples} each, taken in turns; p95 ${formatNumber(percentile(paymentMs, 0.95))} ms vs ${formatNumber(percentile(floorMs, 0.95))} ms`,
     },
     burst: {
