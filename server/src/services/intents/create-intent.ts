@@ -19,7 +19,7 @@ import type { AppDeps } from '../../deps';
 import { attachPolicyRow } from './attach-intent-policy';
 import { intentSelect, toIntentView } from './intent-view';
 import { startPaymentWorkflow } from './payment-workflows';
-import { inOutbox, startFromOutbox } from './workflow-outbox';
+import { findOutboxRow, startFromOutbox } from './workflow-outbox';
 
 export type IntentCreator = { ownerId: string; createdBy: 'owner' } | { ownerId: string; createdBy: 'agent'; agentId: string };
 
@@ -31,6 +31,8 @@ export interface PreparedIntent {
   idempotencyKey: string | undefined;
   requestHash: string;
   actor: string;
+  /** The agent's wallet, read with the agent. */
+  wallet: { id: string; walletAddress: string; evmWalletAddress: string | null };
 }
 
 /**
@@ -54,7 +56,7 @@ export async function prepareIntent(
 
   const agent = await prisma.agent.findFirst({
     where: { id: input.agentId, ownerId: creator.ownerId, status: { not: 'deleted' } },
-    select: { id: true, status: true, wallet: { select: { id: true } } },
+    select: { id: true, status: true, wallet: { select: { id: true, walletAddress: true, evmWalletAddress: true } } },
   });
   if (!agent) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND_MESSAGE);
   if (agent.status !== 'active') throw new AppError('AGENT_SUSPENDED', 'Agent is suspended');
@@ -65,7 +67,7 @@ export async function prepareIntent(
     if (existing) return { existing: checkedReplay(existing, requestHash) };
   }
   const actor = creator.createdBy === 'owner' ? `owner:${creator.ownerId}` : `agent:${agent.id}`;
-  return { prepared: { intentId: randomUUID(), creator, input, idempotencyKey, requestHash, actor } };
+  return { prepared: { intentId: randomUUID(), creator, input, idempotencyKey, requestHash, actor, wallet: agent.wallet } };
 }
 
 /** The intent row, the policy attached in the same call and their audit events, in `tx`. */
@@ -169,7 +171,8 @@ function checkedReplay(existing: ExistingIntent, requestHash: string): ExistingI
 async function replay(deps: Pick<AppDeps, 'db' | 'temporal'>, existing: ExistingIntent): Promise<Idempotent<IntentView>> {
   // The first request may have stopped between its commit and the start: start it now. One
   // whose start waits in the outbox (an x402 payment) is the relay's to start; nothing to explain.
-  if (await inOutbox(deps, existing.id)) await startFromOutbox(deps, existing.id);
+  const outboxRow = await findOutboxRow(deps, existing.id);
+  if (outboxRow) await startFromOutbox(deps, existing.id, outboxRow);
   else await startOrExplain(deps, existing);
   const { requestHash: _hash, ...row } = existing;
   return { response: toIntentView(row), replayed: true };

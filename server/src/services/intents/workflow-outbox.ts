@@ -36,8 +36,9 @@ export async function addToOutbox(tx: TransactionClient, intent: { id: string; m
 export type OutboxRow = { paymentIntentId: string; maxRetries: number; webhookDeliveryIds: string[] };
 const rowSelect = { paymentIntentId: true, maxRetries: true, webhookDeliveryIds: true } as const;
 
-export async function inOutbox(deps: Pick<AppDeps, 'db'>, intentId: string): Promise<boolean> {
-  return (await deps.db.prisma.paymentWorkflowOutbox.count({ where: { paymentIntentId: intentId } })) > 0;
+/** The intent's outbox row; null once its workflow has started. */
+export function findOutboxRow(deps: Pick<AppDeps, 'db'>, intentId: string): Promise<OutboxRow | null> {
+  return deps.db.prisma.paymentWorkflowOutbox.findUnique({ where: { paymentIntentId: intentId }, select: rowSelect });
 }
 
 /**
@@ -48,7 +49,7 @@ export async function inOutbox(deps: Pick<AppDeps, 'db'>, intentId: string): Pro
  */
 export async function startFromOutbox(deps: OutboxDeps, intentId: string, known?: OutboxRow): Promise<boolean> {
   const prisma = deps.db.prisma;
-  const row = known ?? (await prisma.paymentWorkflowOutbox.findUnique({ where: { paymentIntentId: intentId }, select: rowSelect }));
+  const row = known ?? (await findOutboxRow(deps, intentId));
   if (!row) return true;
   try {
     await startPaymentWorkflow(deps.temporal, { id: intentId, maxRetries: row.maxRetries });

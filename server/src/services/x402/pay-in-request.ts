@@ -66,8 +66,8 @@ export async function payInRequest(
   if ('existing' in ready) return null;
   const { prepared } = ready;
 
-  const wallet = await prisma.agentWallet.findUnique({ where: { agentId: agent.agentId }, select: { id: true, walletAddress: true, evmWalletAddress: true } });
-  if (!wallet?.evmWalletAddress) return null;
+  const { wallet } = prepared;
+  if (!wallet.evmWalletAddress) return null;
   const payer = getAddress(wallet.evmWalletAddress);
   const { chain } = deps;
   const [onChain, fromBlock, domain, account] = await Promise.all([

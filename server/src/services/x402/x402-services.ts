@@ -161,14 +161,14 @@ export async function signX402Payment(
   // Signed to be sent on at once (/x402/fetch): its workflow starts after the seller answered
   // (proxyX402Request), so its first steps do not compete with the paid call. Any other payment
   // signed here (handed out, refused, waiting for the owner) starts its workflow now.
-  const forwardNow = options.forwardNow === true && operation?.status === 'pending' && typeof operation.details === 'object' && operation.details !== null && 'paymentHeader' in operation.details;
+  const details = (operation?.details ?? {}) as Record<string, unknown>;
+  const header = typeof details.paymentHeader === 'string' ? details.paymentHeader : null;
+  const forwardNow = options.forwardNow === true && operation?.status === 'pending' && header !== null;
   if (inRequest && !forwardNow) void inRequest.startWorkflow();
   const refusal = refusalOf(intent);
   if (refusal) throw refusal;
   if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
 
-  const details = (operation?.details ?? {}) as Record<string, unknown>;
-  const header = typeof details.paymentHeader === 'string' ? details.paymentHeader : null;
   // A header signed in this request was checked as it was signed; one read back is checked again.
   if (header && !inRequest) await checkedHeader(deps, header, await intentTerms(deps, intentId), details);
   const view: X402SignedPaymentView = {
