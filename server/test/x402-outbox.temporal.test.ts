@@ -3,8 +3,9 @@
  * started from an outbox row written in the same transaction (services/intents/workflow-outbox.ts).
  * Here the product's server runs as its own process (server/src/main.ts, RUN_WORKER=false) and
  * reaches Temporal through a relay the test cuts:
- * - with Temporal unreachable, the call still pays the seller, and the capture happens once
- *   Temporal is back (the running server's relay starts the workflow);
+ * - with Temporal unreachable, the call still pays the seller (`exact`, and `upto` within a
+ *   Permit2 allowance of what is held), and the capture happens once Temporal is back (the
+ *   running server's relay starts the workflow);
  * - a server killed (SIGKILL) after the commit, before any workflow started, leaves the row; the
  *   server started again starts the workflow, and the payment is captured exactly once.
  * Each ends with the ledger equal to the chain. A late-redeeming seller's payment keeps a short
@@ -117,6 +118,48 @@ describe('the payment workflow outbox', () => {
         temporalRelay.restore();
         await intentReaches(prisma, intentId, 'settled');
         await expectCapturedOnce(agent, intentId, before);
+      });
+    } finally {
+      temporalRelay.restore();
+      await server.process.stop();
+    }
+  });
+
+  it('pays an upto seller while Temporal is down: signed in the request within a Permit2 allowance of the hold, captured at what moved once Temporal is back', async () => {
+    const server = await startServer();
+    const MAXIMUM = 10_000n; // the sandbox's metered text: at most $0.01 a call
+    const CHARGED = 2_500n; // 250 tokens at $0.00001
+    try {
+      const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+      const before = await balancesOf(agent);
+      await env.runWorker(async () => {
+        temporalRelay.cut();
+        const fetched = await agentCall(server.url, agent, 'POST', '/x402/fetch', { url: `${server.url}/sandbox/paid/tokens?tokens=250` });
+        expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
+        const view = fetched.body as unknown as X402UpstreamResponseView;
+        expect(JSON.parse(view.body)).toMatchObject({ tokens: 250, chargedUsd: '$0.00250' });
+        expect(view.payment).toMatchObject({ status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+        const intentId = view.payment!.intent_id;
+
+        // Signed in the request for the maximum, confirmed from the seller's transaction for what
+        // it moved; the hold waits in the ledger and the workflow in the outbox.
+        const operation = await prisma.railOperation.findUniqueOrThrow({ where: { paymentIntentId: intentId }, select: { status: true, details: true } });
+        expect(operation).toMatchObject({ status: 'settled', details: { scheme: 'upto', maximum: MAXIMUM.toString(), capturedAmount: CHARGED.toString(), transactionHash: view.payment!.transaction_hash } });
+        expect(await onChain(seller)).toBe(before.seller + CHARGED);
+        expect(await ledgerBalance(prisma, agent.id)).toBe(before.ledger - MAXIMUM);
+        expect(await prisma.paymentWorkflowOutbox.count({ where: { paymentIntentId: intentId } })).toBe(1);
+        expect(await workflowExists(intentId)).toBe(false);
+
+        temporalRelay.restore();
+        await intentReaches(prisma, intentId, 'settled');
+        expect(await prisma.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { amount: true } })).toEqual({ amount: CHARGED });
+        expect(await onChain(agent.address)).toBe(before.agent - CHARGED);
+        expect(await ledgerBalance(prisma, agent.id)).toBe(before.ledger - CHARGED);
+        const moves = await prisma.ledgerTransaction.groupBy({ by: ['type'], where: { paymentIntentId: intentId }, _count: true });
+        expect(Object.fromEntries(moves.map((move) => [move.type, move._count]))).toEqual({ payment_hold: 1, payment_capture: 1 });
+        // Permit2 keeps no allowance once nothing is held for an open `upto` payment.
+        await expect.poll(async () => (await chain.permit2Allowance(agent.address)).allowance).toBe(0n);
+        await expectLedgerConsistent(prisma);
       });
     } finally {
       temporalRelay.restore();

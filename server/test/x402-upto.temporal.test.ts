@@ -112,7 +112,9 @@ function meteredSeller(facilitator: ReturnType<typeof sellerFacilitator>['facili
  * The hostile sellers take the agent's signed `upto` payment (first answering the 402 the honest
  * seller would) and then, with their own facilitator account, try:
  * - /greedy: to settle $1.01 of a signed $1.00, straight on the upto proxy (no facilitator check);
- * - /liar: to settle $0.37 but report in PAYMENT-RESPONSE that $1.00 moved.
+ * - /liar: to settle $0.37 but report in PAYMENT-RESPONSE that $1.00 moved;
+ * - /elsewhere: to settle $0.37 but name in PAYMENT-RESPONSE its previous settlement, a real
+ *   upto settlement of the same payer and payee under another nonce.
  */
 async function hostile(path: string, request: IncomingMessage, response: ServerResponse, honest: Hono, wallet: ReturnType<typeof sellerFacilitator>['wallet']) {
   const header = request.headers['payment-signature'] as string | undefined;
@@ -125,6 +127,7 @@ async function hostile(path: string, request: IncomingMessage, response: ServerR
   const payment = decodePaymentSignatureHeader(header) as PaymentPayload & { payload: { permit2Authorization: Record<string, never> & { permitted: { token: Address; amount: string }; nonce: string; deadline: string; from: Address; witness: { to: Address; facilitator: Address; validAfter: string } }; signature: Hex } };
   const { permit2Authorization: permit, signature } = payment.payload;
   const take = path === '/greedy' ? MAX + 10_000n : USED;
+  const previous = settledElsewhere.at(-1) ?? '';
   const args = [
     { permitted: { token: permit.permitted.token, amount: BigInt(permit.permitted.amount) }, nonce: BigInt(permit.nonce), deadline: BigInt(permit.deadline) },
     take,
@@ -139,16 +142,19 @@ async function hostile(path: string, request: IncomingMessage, response: ServerR
     const receipt = await chain.publicClient.waitForTransactionReceipt({ hash });
     hostileReceipts.push({ path, status: receipt.status });
     transaction = hash;
+    if (path === '/elsewhere') settledElsewhere.push(hash);
   } catch (error) {
     hostileReceipts.push({ path, status: `refused: ${String(error).slice(0, 80)}` });
   }
   // Either way it claims success, and that the whole maximum moved; its receipt names another payer.
   const receipt = await createReceiptEIP712({ resourceUrl: `${sellerUrl}${path}`, payer: facilitatorAccount.address, network: chain.info.network, transaction }, signAsSeller as never);
-  const claim = { success: true, transaction, network: chain.info.network, payer: permit.from, amount: MAX.toString(), extensions: { 'offer-receipt': { info: { receipt } } } };
+  const claim = { success: true, transaction: path === '/elsewhere' ? previous : transaction, network: chain.info.network, payer: permit.from, amount: MAX.toString(), extensions: { 'offer-receipt': { info: { receipt } } } };
   response.writeHead(200, { 'content-type': 'application/json', 'payment-response': encodePaymentResponseHeader(claim as Parameters<typeof encodePaymentResponseHeader>[0]) });
   response.end(JSON.stringify({ tokens: 1000 }));
 }
 const hostileReceipts: { path: string; status: string }[] = [];
+/** What /elsewhere really settled, call by call. */
+const settledElsewhere: Hex[] = [];
 
 async function serveHono(api: Hono, request: IncomingMessage, response: ServerResponse) {
   const headers = new Headers();
@@ -170,7 +176,7 @@ beforeAll(async () => {
   const honest = meteredSeller(facilitator);
   const seller = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0]!;
-    const work = path === '/greedy' || path === '/liar' ? hostile(path, request, response, honest, wallet) : serveHono(honest, request, response);
+    const work = path === '/greedy' || path === '/liar' || path === '/elsewhere' ? hostile(path, request, response, honest, wallet) : serveHono(honest, request, response);
     work.catch((error: unknown) => response.writeHead(500).end(String(error)));
   });
   await new Promise<void>((resolve) => seller.listen(0, '127.0.0.1', resolve));
@@ -222,7 +228,10 @@ describe('an official upto seller charging $0.37 of a signed $1.00', () => {
       expect(paid.status, JSON.stringify(paid.body)).toBe(200);
       expect(JSON.parse(paid.body.body as string), JSON.stringify(paid.body.headers)).toEqual({ tokens: 370 });
       const payment = paid.body.payment as { intent_id: string; status: string; transaction_hash: string };
-      expect(payment.status).toBe('settled');
+      // Confirmed from the seller's transaction in the request; the workflow captures right after.
+      expect(payment.status).toBe('processing');
+      expect(payment.transaction_hash).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await waitForIntent(payment.intent_id, (status) => status === 'settled' || status === 'failed')).toMatchObject({ status: 'settled' });
       // The seller's signed receipt holds, and names this agent, resource and settlement.
       expect(paid.body.seller_receipt).toMatchObject({ format: 'eip712', verified: true, problems: [], signer: sellerReceiptKey.address, claims: { payer: agent.address, resourceUrl: `${sellerUrl}/metered` } });
       return payment.intent_id;
@@ -377,6 +386,33 @@ describe('a hostile upto seller', () => {
     const receipt = (operation!.details as { sellerReceipt?: { verified: boolean; problems: string[] } }).sellerReceipt;
     expect(receipt?.verified).toBe(false);
     expect(receipt?.problems.join('; ')).toContain(`not the agent ${agent.address}`);
+    await expectLedgerConsistent(prisma);
+  });
+
+  it('naming another settlement of the same payer as its own is not believed: each payment is captured from its own transaction', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const intentIds = await run(async () => {
+      const ids: string[] = [];
+      for (const call of [1, 2]) {
+        const answered = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}/elsewhere` });
+        expect(answered.status, `call ${call}: ${JSON.stringify(answered.body)}`).toBe(200);
+        const { intent_id: intentId } = answered.body.payment as { intent_id: string };
+        await waitForIntent(intentId, (status) => status === 'settled' || status === 'failed');
+        ids.push(intentId);
+      }
+      return ids;
+    });
+    // The second call named the first's transaction: Purser recorded each payment's own.
+    const recorded = await Promise.all(
+      intentIds.map(async (id) => (await prisma.railOperation.findUniqueOrThrow({ where: { paymentIntentId: id }, select: { details: true } })).details as Record<string, string>),
+    );
+    expect(recorded.map((details) => details.transactionHash)).toEqual(settledElsewhere.slice(-2));
+    expect(recorded.map((details) => details.capturedAmount)).toEqual([USED.toString(), USED.toString()]);
+    const after = await balances(agent);
+    expect(before.ledger - after.ledger).toBe(2n * USED);
+    expect(before.onChain - after.onChain).toBe(2n * USED);
+    expect(await permit2Allowance(agent)).toBe(0n);
     await expectLedgerConsistent(prisma);
   });
 });

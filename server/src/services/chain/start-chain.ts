@@ -21,6 +21,7 @@ import {
   isAddressEqual,
   http,
   parseEther,
+  parseEventLogs,
   type PublicClient,
   type TestClient,
 } from 'viem';
@@ -334,6 +335,7 @@ function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, sandbox
       return (word & mask) !== 0n;
     },
     uptoSettlement: (request) => findUptoSettlement(publicClient, info.usdcAddress, request),
+    uptoSettlementIn: (transactionHash, request) => uptoSettlementIn(publicClient, info.usdcAddress, transactionHash, request),
     async permit2Allowance(owner) {
       const [allowance, permitNonce] = await Promise.all([
         publicClient.readContract({ ...usdc, functionName: 'allowance', args: [owner, PERMIT2_ADDRESS] }),
@@ -408,15 +410,40 @@ async function findUptoSettlement(
     ((await publicClient.readContract({ address: PERMIT2_ADDRESS, abi: permit2Abi, functionName: 'nonceBitmap', args: [owner, wordPosition], blockNumber })) & mask) !== 0n;
   for (const [transactionHash, { amount, blockNumber }] of byTransaction) {
     const transaction = await publicClient.getTransaction({ hash: transactionHash });
-    if (transaction.to && isAddressEqual(transaction.to, x402UptoPermit2ProxyAddress)) {
-      const call = decodeFunctionData({ abi: x402UptoPermit2ProxyABI, data: transaction.input });
-      const permit = (call.functionName === 'settle' ? call.args[0] : call.args[1]) as { nonce: bigint };
+    const permit = uptoPermitIn(transaction);
+    if (permit) {
       if (permit.nonce === nonce) return { transactionHash, amount };
       continue;
     }
     if ((await nonceSetAt(blockNumber)) && !(await nonceSetAt(blockNumber - 1n))) return { transactionHash, amount };
   }
   return null;
+}
+
+/** The permit a call of the upto proxy settles (its nonce and owner); null for any other transaction. */
+function uptoPermitIn(transaction: { to: Address | null; input: Hex }): { nonce: bigint; owner: Address } | null {
+  if (!transaction.to || !isAddressEqual(transaction.to, x402UptoPermit2ProxyAddress)) return null;
+  const call = decodeFunctionData({ abi: x402UptoPermit2ProxyABI, data: transaction.input });
+  // settle(permit, amount, owner, …) or settleWithPermit(permit2612, permit, amount, owner, …)
+  const [permit, owner] = (call.functionName === 'settle' ? [call.args[0], call.args[2]] : [call.args[1], call.args[3]]) as [{ nonce: bigint }, Address];
+  return { nonce: permit.nonce, owner };
+}
+
+/** One transaction a seller named, read as an `upto` settlement (EvmChain.uptoSettlementIn). */
+async function uptoSettlementIn(
+  publicClient: PublicClient,
+  usdcAddress: Address,
+  transactionHash: Hex,
+  { owner, payTo, nonce }: { owner: Address; payTo: Address; nonce: bigint },
+): Promise<{ transactionHash: Hex; amount: bigint } | null> {
+  const [transaction, receipt] = await Promise.all([publicClient.getTransaction({ hash: transactionHash }), publicClient.getTransactionReceipt({ hash: transactionHash })]).catch(() => [null, null]);
+  if (!transaction || receipt?.status !== 'success') return null;
+  const permit = uptoPermitIn(transaction);
+  if (!permit || permit.nonce !== nonce || !isAddressEqual(permit.owner, owner)) return null;
+  const amount = parseEventLogs({ abi: fiatTokenAbi, eventName: 'Transfer', logs: receipt.logs })
+    .filter((log) => isAddressEqual(log.address, usdcAddress) && isAddressEqual(log.args.from, owner) && isAddressEqual(log.args.to, payTo))
+    .reduce((sum, log) => sum + log.args.value, 0n);
+  return amount > 0n ? { transactionHash, amount } : null;
 }
 
 /** Sandbox addresses get ETH for gas, should they ever send a transaction themselves. */

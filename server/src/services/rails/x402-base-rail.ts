@@ -112,8 +112,6 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
   const { prisma } = deps;
   const rail = { name: 'x402-base' as RailName, sandbox: deps.x402?.chain.info.sandbox ?? true };
   const maxValiditySeconds = deps.x402?.maxValiditySeconds ?? DEFAULT_X402_MAX_VALIDITY_SECONDS;
-  /** Per agent, one Permit2 allowance change at a time in this process. */
-  const oneAgentAtATime = oneAtATimeBy<string>();
 
   /** The requirement as it will be signed, or why this rail cannot pay `payment`. */
   function priced(payment: RailPayment): { priced: PricedRequirement; x402: X402IntentMetadata } | { reason: string } {
@@ -316,27 +314,8 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
 
   /** Once an `upto` authorisation ended, the agent's Permit2 allowance shrinks to what it still holds. */
   async function afterUpto(operation: StoredOperation): Promise<StoredOperation> {
-    if (operation.status !== 'pending') await syncPermit2Allowance(operation.details.agentId as string).catch(() => {});
+    if (operation.status !== 'pending') await syncPermit2Allowance(prisma, deps.x402!, operation.details.agentId as string).catch(() => {});
     return operation;
-  }
-
-  /**
-   * Sets the agent's Permit2 allowance to what its open `upto` payments hold: reserved, not yet
-   * settled or released, and not resolved on the rail. One process changes it at a time (the
-   * permit's nonce is the token's, per agent); a permit that lost a race with another process
-   * reverts, and the caller's step is retried.
-   */
-  function syncPermit2Allowance(agentId: string): Promise<void> {
-    return oneAgentAtATime(agentId, async () => {
-      const [row] = await prisma.$queryRaw<Array<{ held: bigint }>>`
-        SELECT COALESCE(SUM(pi.amount), 0)::bigint AS held
-          FROM payment_intents pi LEFT JOIN rail_operations ro ON ro.payment_intent_id = pi.id
-         WHERE pi.agent_id = ${agentId}::uuid AND pi.rail = 'x402-base' AND pi.status = 'processing'
-           AND pi.reserved_at IS NOT NULL AND pi.settled_at IS NULL AND pi.released_at IS NULL
-           AND pi.metadata->'x402'->'requirement'->>'scheme' = 'upto'
-           AND (ro.id IS NULL OR ro.status = 'pending')`;
-      await setPermit2AllowanceOnChain(deps.x402!.chain, await agentAccount(agentId, { evenIfRevoked: true }), row!.held);
-    });
   }
 
 
@@ -462,7 +441,7 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
         const { number: fromBlock } = await chain.latestBlock();
         const domain = await chain.usdcDomain();
         // Permit2 may move no more than the agent's open `upto` payments hold, this one included.
-        if (price.scheme === 'upto') await syncPermit2Allowance(payment.payer.agentId);
+        if (price.scheme === 'upto') await syncPermit2Allowance(prisma, deps.x402!, payment.payer.agentId);
         const { idempotencyKey } = await prisma.paymentIntent.findUniqueOrThrow({ where: { id: payment.intentId }, select: { idempotencyKey: true } });
         const account = await agentAccount(payment.payer.agentId);
         return signedOperation({ network: chain.info.network, payment, price, x402, payer, account, domain, fromBlock, idempotencyKey });
@@ -484,6 +463,28 @@ export function createX402BaseRail(deps: { prisma: PrismaClient; x402?: X402Rail
       return toRailResult(withPollTime(await cancel(operation, agentId)));
     },
   };
+}
+
+/** Per agent, one Permit2 allowance change at a time in this process. */
+const oneAgentAtATime = oneAtATimeBy<string>();
+
+/**
+ * Sets the agent's Permit2 allowance to what its open `upto` payments hold: reserved, not yet
+ * settled or released, and not resolved on the rail. One change at a time per agent in this
+ * process (the permit's nonce is the token's, per agent); a permit that lost a race with another
+ * process reverts, and the caller's step is retried.
+ */
+export function syncPermit2Allowance(prisma: PrismaClient, x402: X402RailDeps, agentId: string): Promise<void> {
+  return oneAgentAtATime(agentId, async () => {
+    const [row] = await prisma.$queryRaw<Array<{ held: bigint }>>`
+      SELECT COALESCE(SUM(pi.amount), 0)::bigint AS held
+        FROM payment_intents pi LEFT JOIN rail_operations ro ON ro.payment_intent_id = pi.id
+       WHERE pi.agent_id = ${agentId}::uuid AND pi.rail = 'x402-base' AND pi.status = 'processing'
+         AND pi.reserved_at IS NOT NULL AND pi.settled_at IS NULL AND pi.released_at IS NULL
+         AND pi.metadata->'x402'->'requirement'->>'scheme' = 'upto'
+         AND (ro.id IS NULL OR ro.status = 'pending')`;
+    await setPermit2AllowanceOnChain(x402.chain, await readAgentEvmAccount(prisma, x402.masterKey, agentId, { evenIfRevoked: true }), row!.held);
+  });
 }
 
 /** What signing an `exact` or `upto` authorisation takes; nothing is read on the way. */
@@ -552,22 +553,34 @@ export async function signedOperation({ network, payment, price, x402, payer, ac
 }
 
 /**
- * The seller says it settled an intent's `exact` authorisation in `transactionHash`: one
- * receipt read decides, not the seller. Settled when that transaction succeeded and the USDC
- * contract logged AuthorizationUsed for this payer and nonce in it; otherwise (no such
- * transaction, another one, not mined yet) nothing changes, null is answered, and the workflow
- * follows the authorisation on chain as always.
+ * The seller says it settled an intent's authorisation in `transactionHash`: one read of that
+ * transaction decides, not the seller. `exact` is settled when the transaction succeeded and the
+ * USDC contract logged AuthorizationUsed for this payer and nonce in it; `upto` when it called
+ * the upto proxy with this payer's permit and nonce, for the USDC it moved to the payee (the
+ * capture's amount), and the agent's Permit2 allowance then shrinks to what it still holds.
+ * Otherwise (no such transaction, another one, not mined yet) nothing changes, null is
+ * answered, and the workflow follows the authorisation on chain as always.
  */
-export async function settleFromReceipt(prisma: PrismaClient, chain: EvmChain, intentId: string, transactionHash: string): Promise<StoredOperation | null> {
+export async function settleFromReceipt(prisma: PrismaClient, x402: X402RailDeps, intentId: string, transactionHash: string): Promise<StoredOperation | null> {
+  const { chain } = x402;
   const operation = await readOperation(prisma, intentId, 'x402-base');
-  if (operation.status !== 'pending' || operation.details.scheme !== 'exact' || !isHex(transactionHash, { strict: true }) || transactionHash.length !== 66) return null;
+  const { scheme, payer, nonce } = operation.details;
+  if (operation.status !== 'pending' || !isHex(transactionHash, { strict: true }) || transactionHash.length !== 66) return null;
+  if (scheme === 'upto') {
+    const settlement = await chain.uptoSettlementIn(transactionHash, { owner: payer as Address, payTo: operation.details.payTo as Address, nonce: BigInt(String(nonce)) });
+    if (!settlement) return null;
+    const settled = await resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash, capturedAmount: settlement.amount.toString() });
+    void syncPermit2Allowance(prisma, x402, operation.details.agentId as string).catch(() => {});
+    return settled;
+  }
+  if (scheme !== 'exact') return null;
   const receipt = await chain.publicClient.getTransactionReceipt({ hash: transactionHash }).catch(() => null);
   if (receipt?.status !== 'success') return null;
   const used = parseEventLogs({ abi: fiatTokenAbi, eventName: 'AuthorizationUsed', logs: receipt.logs }).some(
     (log) =>
       isAddressEqual(log.address, chain.info.usdcAddress) &&
-      isAddressEqual(log.args.authorizer, operation.details.payer as Address) &&
-      log.args.nonce.toLowerCase() === String(operation.details.nonce).toLowerCase(),
+      isAddressEqual(log.args.authorizer, payer as Address) &&
+      log.args.nonce.toLowerCase() === String(nonce).toLowerCase(),
   );
   if (!used) return null;
   return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash });

@@ -1,11 +1,16 @@
 /**
- * An `exact` x402 payment authorised in the agent's own request (the hot path, ARCHITECTURE.md).
- * One database transaction writes the intent, runs the policy and KYA gate, holds the funds,
- * signs the authorisation and records it (the rail operation), and writes the outbox row of the
- * payment workflow, which then captures or releases as for every payment. The agent's call goes
- * on to the seller as soon as that transaction commits; it never waits for Temporal, and a
- * Temporal outage or a crash after the commit leaves the workflow to the outbox relay
- * (intents/workflow-outbox.ts), never a hold without its workflow.
+ * An `exact` or `upto` x402 payment authorised in the agent's own request (the hot path,
+ * ARCHITECTURE.md). One database transaction writes the intent, runs the policy and KYA gate,
+ * holds the funds and writes the outbox row of the payment workflow, which then captures or
+ * releases as for every payment. The agent's call goes on to the seller as soon as the payment is
+ * signed; it never waits for Temporal, and a Temporal outage or a crash after the commit leaves
+ * the workflow to the outbox relay (intents/workflow-outbox.ts), never a hold without its workflow.
+ *
+ * `exact` is signed and recorded (the rail operation) in that same transaction. `upto` first
+ * needs the agent's Permit2 allowance raised on chain to what it holds, this payment included,
+ * which the committed hold counts: it is signed and recorded just after the commit, once the
+ * allowance is there, as the workflow's rail step would do (recordOperationOnce: whichever of the
+ * two records first is the payment's one signature, and the other is never stored or sent).
  *
  * What the transaction needs from the chain is read before it (no lock is held across a network
  * call): the payer's USDC on chain, the block to search from, the token's EIP-712 domain. A
@@ -24,16 +29,21 @@ import { addToOutbox, startFromOutbox } from '../intents/workflow-outbox';
 import { lockAgentWallets } from '../ledger/post-ledger-transaction';
 import { authorizeInTransaction } from '../payments/authorize-payment';
 import { createRails, type Rails } from '../rails/create-rails';
-import { insertOperation, type NewOperation } from '../rails/rail';
-import { signedOperation, type X402IntentMetadata } from '../rails/x402-base-rail';
+import { insertOperation, recordOperationOnce, type NewOperation } from '../rails/rail';
+import { signedOperation, syncPermit2Allowance, type X402IntentMetadata } from '../rails/x402-base-rail';
 import type { PricedRequirement } from './x402-authorization';
 import type { X402Deps } from './x402-calls';
 
 export interface PaidInRequest {
   /** The intent as the transaction left it: processing (held and signed), or refused, or waiting for the owner. */
   intent: IntentView;
-  /** The signed authorisation's operation; null when the gate did not let the payment through. */
+  /**
+   * The signed authorisation's operation; null when the gate did not let the payment through,
+   * or when an `upto` payment could not be signed here (its workflow signs it).
+   */
   operation: Pick<NewOperation, 'status' | 'details' | 'declineMessage'> | null;
+  /** False when the operation is the workflow's, which recorded it first: its header is to be checked again. */
+  signedHere: boolean;
   /**
    * Starts the payment's workflow from its outbox row (true once Temporal has it; false leaves
    * it to the relay). Called by the caller when it suits: /x402/fetch after the seller answered,
@@ -91,6 +101,7 @@ export async function payInRequest(
   };
   const rails = railsFor(deps);
   const log = (message: string, data: object) => deps.logger.info(data, message);
+  const signing = { network: chain.info.network, payment, price, x402: input.metadata.x402, payer, account, domain, fromBlock };
   let paid;
   try {
     paid = await withAuditRetry(prisma, async (tx) => {
@@ -101,35 +112,42 @@ export async function payInRequest(
       const row = await insertIntent(tx, prepared);
       const { outcome, deliveryIds } = await authorizeInTransaction(tx, rails, log, intentId);
       let operation: NewOperation | null = null;
-      if (outcome.outcome === 'authorized') {
-        operation = await signedOperation({
-          network: chain.info.network,
-          payment,
-          price,
-          x402: input.metadata.x402,
-          payer,
-          account,
-          domain,
-          fromBlock,
-          idempotencyKey: row.idempotencyKey,
-        });
+      if (outcome.outcome === 'authorized' && price.scheme === 'exact') {
+        operation = await signedOperation({ ...signing, idempotencyKey: row.idempotencyKey });
         await insertOperation(tx, rails['x402-base'], intentId, operation);
       }
       await addToOutbox(tx, { id: intentId, maxRetries: input.maxRetries }, deliveryIds);
       const intent = toIntentView(await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect }));
-      return { intent, operation, deliveryIds };
+      return { intent, operation, deliveryIds, authorized: outcome.outcome === 'authorized', idempotencyKey: row.idempotencyKey };
     });
   } catch (error) {
     // The same key, sent twice at once: the other request's payment is this one's (a replay).
     await concurrentDuplicate(deps, prepared, error);
     return null;
   }
-  const { deliveryIds, ...answer } = paid;
+  const { deliveryIds, authorized, idempotencyKey, intent } = paid;
   const outboxRow = { paymentIntentId: intentId, maxRetries: input.maxRetries, webhookDeliveryIds: deliveryIds };
   const startWorkflow = () =>
     startFromOutbox(deps, intentId, outboxRow).catch((error: unknown) => {
       deps.logger.warn({ err: error, intentId }, 'the payment workflow waits in the outbox');
       return false;
     });
-  return { ...answer, startWorkflow };
+  if (price.scheme !== 'upto' || !authorized) return { intent, operation: paid.operation, signedHere: true, startWorkflow };
+
+  // `upto`, held: Permit2 may move what the agent's open `upto` payments hold, this one now
+  // included; then the one signature of this payment. A failure here (the chain unreachable)
+  // leaves the signing to the workflow, which the caller starts at once.
+  try {
+    await syncPermit2Allowance(prisma, { masterKey: deps.masterKey, chain }, agent.agentId);
+    const { operation, created } = await recordOperationOnce(prisma, rails['x402-base'], intentId, async () => {
+      // Suspended since the commit: the workflow's rail step records the refusal.
+      const { status } = await prisma.agent.findUniqueOrThrow({ where: { id: agent.agentId }, select: { status: true } });
+      if (status !== 'active') throw new Error(`the agent is ${status}`);
+      return signedOperation({ ...signing, idempotencyKey });
+    });
+    return { intent, operation, signedHere: created, startWorkflow };
+  } catch (error) {
+    deps.logger.warn({ err: error, intentId }, 'the upto payment could not be signed in the request; its workflow signs it');
+    return { intent, operation: null, signedHere: false, startWorkflow };
+  }
 }

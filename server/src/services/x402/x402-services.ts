@@ -23,7 +23,7 @@ import { assertSignedAsPriced } from './x402-authorization';
 import { checkSellerReceipt, offerSigner, receiptInPaymentResponse, type SellerReceipt } from './seller-receipts';
 import { callUpstream, priceFor, upstreamView, type FetchOutcome, type X402Deps } from './x402-calls';
 import { channelToReuse, payThroughChannel } from './x402-channels';
-import { payInRequest } from './pay-in-request';
+import { payInRequest, type PaidInRequest } from './pay-in-request';
 import { decodePaymentHeader, paymentHeaderName, paymentPayer, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
 export type { FetchOutcome, X402Deps } from './x402-calls';
@@ -154,9 +154,9 @@ export async function signX402Payment(
     maxRetries: 2,
     idempotencyKey: input.idempotency_key,
   };
-  // `exact` is authorised and signed in this request; the rest (and replays) by the workflow.
-  const inRequest = scheme === 'exact' ? await payInRequest(deps, agent, intentInput, priced, { idempotencyKey: options.idempotencyKey }) : null;
-  const { intent, operation, replayed } = inRequest ? { ...inRequest, replayed: false } : await signedByWorkflow(deps, agent, intentInput, options);
+  // `exact` and `upto` are authorised and signed in this request; channels (and replays) by the workflow.
+  const inRequest = scheme === 'exact' || scheme === 'upto' ? await payInRequest(deps, agent, intentInput, priced, { idempotencyKey: options.idempotencyKey }) : null;
+  const { intent, operation, replayed, signedHere } = inRequest ? await signedInRequest(deps, agent, inRequest, options) : await signedByWorkflow(deps, agent, intentInput, options);
   const intentId = intent.id;
   // Signed to be sent on at once (/x402/fetch): its workflow starts after the seller answered
   // (proxyX402Request), so its first steps do not compete with the paid call. Any other payment
@@ -170,7 +170,7 @@ export async function signX402Payment(
   if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
 
   // A header signed in this request was checked as it was signed; one read back is checked again.
-  if (header && !inRequest) await checkedHeader(deps, header, await intentTerms(deps, intentId), details);
+  if (header && !signedHere) await checkedHeader(deps, header, await intentTerms(deps, intentId), details);
   const view: X402SignedPaymentView = {
     intent_id: intentId,
     status: intent.status,
@@ -191,7 +191,7 @@ export async function signX402Payment(
         ? 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.'
         : 'The payment is still being processed; repeat this call with the same Idempotency-Key to get the header.',
   };
-  return { view, authorized: header !== null, replayed, signedHere: inRequest ? { intentId, details, ...(forwardNow ? { startWorkflow: inRequest.startWorkflow } : {}) } : null };
+  return { view, authorized: header !== null, replayed, signedHere: inRequest && signedHere ? { intentId, details, ...(forwardNow ? { startWorkflow: inRequest.startWorkflow } : {}) } : null };
 }
 
 /**
@@ -205,18 +205,32 @@ async function signedByWorkflow(
   options: { idempotencyKey?: string; waitMs?: number },
 ) {
   const created = await createIntent(deps, { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId }, intentInput, { idempotencyKey: options.idempotencyKey });
-  const intentId = created.response.id;
+  return { ...(await signedByItsWorkflow(deps, agent, created.response.id, options.waitMs)), replayed: created.replayed };
+}
+
+/**
+ * A payment held in this request. One it held but could not sign (an `upto` whose Permit2
+ * allowance could not be raised: the chain unreachable) is signed by its workflow, started now.
+ */
+async function signedInRequest(deps: X402Deps, agent: AuthenticatedAgent, paid: PaidInRequest, options: { waitMs?: number }) {
+  if (paid.operation !== null || paid.intent.status !== 'processing') return { ...paid, replayed: false };
+  await paid.startWorkflow();
+  return { ...(await signedByItsWorkflow(deps, agent, paid.intent.id, options.waitMs)), replayed: false };
+}
+
+/** Waits (bounded) until the intent's workflow has signed its header, refused it, or waits for the owner. */
+async function signedByItsWorkflow(deps: X402Deps, agent: AuthenticatedAgent, intentId: string, waitMs = PAYMENT_WAIT_MS) {
   const operationOf = () => deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { status: true, details: true, declineMessage: true } });
   const { intent } = await awaitIntent(
     deps.db.prisma,
     agent.ownerId,
     intentId,
     async (current) => isAnswerable(current) || (current.status === 'processing' && (await operationOf()) !== null),
-    options.waitMs ?? PAYMENT_WAIT_MS,
+    waitMs,
     // The operation's row announces its intent (migration rail_operation_notify).
     { events: deps.events },
   );
-  return { intent, operation: await operationOf(), replayed: created.replayed };
+  return { intent, operation: await operationOf(), signedHere: false };
 }
 
 // ---------------------------------------------------------------- proxy
@@ -231,10 +245,11 @@ function intentTerms(deps: X402Deps, intentId: string) {
  * this very request: `known`, found and checked already). A header is used once: one the seller
  * already redeemed, or one that expired, is refused here before the seller sees it.
  *
- * After the seller answers: an `exact` payment the seller says it settled is confirmed by one
- * receipt read (settleFromReceipt), and the agent has its answer at once, the payment
- * `processing` until the workflow, told now, captures it. Any other payment the seller says it
- * settled (`upto`, whose amount the chain's transfers decide) is waited for (bounded) until the
+ * After the seller answers: a payment the seller says it settled is confirmed by reading the
+ * transaction it named (settleFromReceipt; for `upto` also how much it moved, which the capture
+ * takes), and the agent has its answer at once, the payment `processing` until the workflow,
+ * told now, captures it. One the chain does not confirm stays as it is; the workflow follows it
+ * on chain. Any other payment the seller says it settled is waited for (bounded) until the
  * workflow has settled it in the ledger.
  */
 export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent, input: X402ProxyInput, known: KnownHeader | null = null): Promise<X402UpstreamResponseView> {
@@ -255,8 +270,8 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   const paid = readPaymentResponse(response.headers);
   const tellWorkflow = () => signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
   let status: IntentStatus;
-  if (paid?.success === true && details.scheme === 'exact') {
-    const confirmed = paid.transaction ? await settleFromReceipt(deps.db.prisma, deps.chain, intentId, paid.transaction) : null;
+  if (paid?.success === true && (details.scheme === 'exact' || details.scheme === 'upto')) {
+    const confirmed = paid.transaction ? await settleFromReceipt(deps.db.prisma, { masterKey: deps.masterKey, chain: deps.chain }, intentId, paid.transaction) : null;
     // Confirmed or not, the workflow looks now; the agent does not wait for its capture.
     void tellWorkflow();
     status = confirmed ? 'processing' : (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
