@@ -138,9 +138,10 @@ describe('appending and verifying', () => {
 
   it('names the chain by the owner id as PostgreSQL returns it, whatever case it came in', async () => {
     const owner = randomUUID();
-    const appended = await append(prisma, 0, owner.toUpperCase());
-    expect(appended).toMatchObject({ chainId: auditChainIdOf(owner), chainSeq: 1n, prevHash: GENESIS_HASH });
-    expect((await chainEvents(prisma, `owner:${owner}`))[0]).toMatchObject({ ownerId: owner, hash: appended.hash });
+    await append(prisma, 0, owner.toUpperCase());
+    const appended = await chainEvents(prisma, auditChainIdOf(owner));
+    expect(appended).toHaveLength(1);
+    expect(appended[0]).toMatchObject({ chainId: `owner:${owner}`, ownerId: owner, chainSeq: 1n, prevHash: GENESIS_HASH });
     expect((await verifyAuditChains(prisma)).ok).toBe(true);
   });
 
@@ -319,6 +320,33 @@ if (testDatabaseKind() === 'postgres') {
       expect(report.ok).toBe(true);
       expect(chainReport(report, `owner:${ownerA}`)).toEqual({ chainId: `owner:${ownerA}`, ok: true, checked: 2 });
       expect(chainReport(report, `owner:${ownerB}`)).toEqual({ chainId: `owner:${ownerB}`, ok: true, checked: 3 });
+    }, 240_000);
+
+    it('one owner’s audited transaction locks its chain head only at its end: another of the same owner’s commits while the first is still at work', async () => {
+      const owner = (await createOwner(prisma, 'Owner C')).userId;
+      const appendedFirst = deferred();
+      const finishFirst = deferred();
+      // The first transaction appends at its start, then goes on working (a payment's gate and hold).
+      const first = withAuditRetry(prisma, async (tx) => {
+        await appendAuditEvent(tx, { actor: `owner:${owner}`, action: 'test.first', subject: 'test:first', ownerId: owner });
+        appendedFirst.resolve();
+        await finishFirst.promise;
+      });
+      try {
+        await appendedFirst.promise;
+        // The second appends, writes and commits meanwhile: the head was not locked by the first's append.
+        expect(await outcomeOf(append(prisma, 2, owner), 60_000)).not.toBe('still waiting');
+        expect((await chainEvents(prisma, `owner:${owner}`)).map((event) => [event.chainSeq, event.action])).toEqual([[1n, 'test.appended']]);
+      } finally {
+        finishFirst.resolve();
+        await first;
+      }
+      // The first's event follows the head it found when it wrote, at its end.
+      expect((await chainEvents(prisma, `owner:${owner}`)).map((event) => [event.chainSeq, event.action])).toEqual([
+        [1n, 'test.appended'],
+        [2n, 'test.first'],
+      ]);
+      expect(chainReport(await verifyAuditChains(prisma), `owner:${owner}`)).toEqual({ chainId: `owner:${owner}`, ok: true, checked: 2 });
     }, 240_000);
   });
 }

@@ -1,10 +1,16 @@
 /**
- * Appends one event to its owner's audit chain inside the caller's transaction, so the event
- * commits or rolls back with the change it records. Call it as the transaction's last step:
- * it locks the chain's head row until commit, which makes one owner's writers queue instead
- * of forking the chain while other owners' writers do not wait at all. Should two writers
- * still collide (a writer that skipped the lock, a deadlock), the database refuses the loser
- * (an event must follow its chain's head); `withAuditRetry` runs such a transaction again.
+ * Appends events to their owner's audit chain inside the caller's transaction, so each event
+ * commits or rolls back with the change it records. Writing one locks its chain's head row until
+ * commit, which makes one owner's writers queue instead of forking the chain while other owners'
+ * writers do not wait at all. Should two writers still collide (a writer that skipped the lock, a
+ * deadlock), the database refuses the loser (an event must follow its chain's head);
+ * `withAuditRetry` runs such a transaction again.
+ *
+ * In a transaction of `withAuditRetry` the events are written as its last step, all at once: the
+ * head is locked for the few milliseconds between that write and the commit, not for the whole
+ * transaction. One owner's payments then queue on it only that long (a burst of one owner's
+ * agents ran one transaction at a time before). In any other transaction an event is written at
+ * once, and the head stays locked from there to the commit.
  *
  * `data` records what changed, never secrets: no keys, key hashes, tokens or key material.
  */
@@ -25,30 +31,51 @@ export type AuditEventInput = {
   at?: Date;
 };
 
-export type AppendedAuditEvent = { seq: bigint; chainId: string; chainSeq: bigint; hash: string; prevHash: string };
+/** The events a `withAuditRetry` transaction appended, written when its work is done. */
+const pendingEvents = new WeakMap<TransactionClient, AuditEventInput[]>();
 
-export async function appendAuditEvent(tx: TransactionClient, input: AuditEventInput): Promise<AppendedAuditEvent> {
-  // As PostgreSQL hands a uuid back, so the hash verifies and the chain matches the owner.
-  const ownerId = input.ownerId ? input.ownerId.toLowerCase() : null;
-  const chainId = auditChainIdOf(ownerId);
-  const head = await lockAuditChainHead(tx, chainId);
-  // Through JSON once, so what is hashed is exactly what jsonb stores and hands back.
-  const data = JSON.parse(JSON.stringify(input.data ?? {})) as Prisma.InputJsonObject;
-  const fields = {
-    chainId,
-    chainSeq: head.lastSeq + 1n,
-    at: input.at ?? new Date(),
-    actor: input.actor,
-    action: input.action,
-    subject: input.subject,
-    ownerId,
-    data,
-    prevHash: head.lastHash,
-  };
-  const hash = hashAuditEvent(fields);
-  // The insert trigger moves the head to this event.
-  const row = await tx.auditEvent.create({ data: { ...fields, hash }, select: { seq: true } });
-  return { seq: row.seq, chainId, chainSeq: fields.chainSeq, hash, prevHash: fields.prevHash };
+export async function appendAuditEvent(tx: TransactionClient, input: AuditEventInput): Promise<void> {
+  // Timed when it happened, not when it is written.
+  const event = { ...input, at: input.at ?? new Date() };
+  const pending = pendingEvents.get(tx);
+  if (pending) pending.push(event);
+  else await writeAuditEvents(tx, [event]);
+}
+
+/**
+ * Writes events in the order they were appended, one insert per chain, each chain's head locked
+ * first (chains in a fixed order, so two transactions writing to the same two chains cannot
+ * deadlock on them).
+ */
+async function writeAuditEvents(tx: TransactionClient, events: readonly AuditEventInput[]): Promise<void> {
+  const byChain = new Map<string, AuditEventInput[]>();
+  for (const event of events) {
+    const chainId = auditChainIdOf(event.ownerId ? event.ownerId.toLowerCase() : null);
+    byChain.set(chainId, [...(byChain.get(chainId) ?? []), event]);
+  }
+  for (const chainId of [...byChain.keys()].sort()) {
+    const head = await lockAuditChainHead(tx, chainId);
+    let { lastSeq: seq, lastHash: prevHash } = head;
+    const rows = byChain.get(chainId)!.map((input) => {
+      const fields = {
+        chainId,
+        chainSeq: ++seq,
+        at: input.at!,
+        actor: input.actor,
+        action: input.action,
+        subject: input.subject,
+        // As PostgreSQL hands a uuid back, so the hash verifies and the chain matches the owner.
+        ownerId: input.ownerId ? input.ownerId.toLowerCase() : null,
+        // Through JSON once, so what is hashed is exactly what jsonb stores and hands back.
+        data: JSON.parse(JSON.stringify(input.data ?? {})) as Prisma.InputJsonObject,
+        prevHash,
+      };
+      prevHash = hashAuditEvent(fields);
+      return { ...fields, hash: prevHash };
+    });
+    // The insert trigger moves the head along, row by row.
+    await tx.auditEvent.createMany({ data: rows });
+  }
 }
 
 type ChainHead = { lastSeq: bigint; lastHash: string };
@@ -92,7 +119,8 @@ export function isAuditChainConflict(error: unknown): boolean {
 
 /**
  * `prisma.$transaction(fn)`, run again (up to `attempts` times in all) when it fails on an
- * audit chain conflict. `fn` must be safe to repeat: everything it wrote rolled back.
+ * audit chain conflict. `fn` must be safe to repeat: everything it wrote rolled back. The audit
+ * events `fn` appends are written after it returns, just before the commit.
  *
  * One owner's audited writes queue on the chain's head row, each holding a pooled connection
  * while it waits, so a burst for one owner (100 payments at once) also queues for connections.
@@ -107,7 +135,14 @@ export async function withAuditRetry<T>(
   const attempts = options.attempts ?? 5;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await prisma.$transaction((tx: TransactionClient) => fn(tx), options.transactionOptions ?? MONEY_TRANSACTION_OPTIONS);
+      return await prisma.$transaction(async (tx: TransactionClient) => {
+        const pending: AuditEventInput[] = [];
+        pendingEvents.set(tx, pending);
+        const result = await fn(tx);
+        pendingEvents.delete(tx);
+        await writeAuditEvents(tx, pending);
+        return result;
+      }, options.transactionOptions ?? MONEY_TRANSACTION_OPTIONS);
     } catch (error) {
       if (attempt >= attempts || !isAuditChainConflict(error)) throw error;
     }
