@@ -20,7 +20,9 @@ export async function ensureDependencies() {
   const fresh = !existsSync(path.join(ROOT, 'node_modules'));
   log(fresh ? 'installing dependencies (npm ci)...' : 'package-lock.json changed: updating dependencies...');
   // Optional dependencies carry platform binaries (esbuild, rolldown, anvil): never omit them.
-  await runOrThrow('npm', [fresh ? 'ci' : 'install', '--include=optional', '--no-audit', '--no-fund']);
+  // npm's report goes to stderr: a command run through run-ts.mjs keeps stdout for its own output
+  // (audit:verify's report, an invitation code), whatever had to be installed first.
+  await runOrThrow('npm', [fresh ? 'ci' : 'install', '--include=optional', '--no-audit', '--no-fund'], { stdio: ['inherit', 2, 'inherit'] });
   writeFileSync(LOCK_STAMP, `${hash}\n`);
 }
 
