@@ -31,6 +31,7 @@ import { appRouter, type AppRouter } from './trpc/router';
 import type { AppDeps } from './deps';
 import type { Context } from './trpc/context';
 import { startOutboxRelay, type OutboxRelay } from './services/intents/workflow-outbox';
+import { createMetrics } from './metrics/metrics';
 
 /** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
 const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/', '/sandbox/'];
@@ -76,6 +77,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.raw.setHeader('x-request-id', request.id);
     done();
   });
+  // Labelled by the route's pattern, never the URL, so the series stay few; hijacked responses
+  // (MCP, server-sent events) answer outside Fastify and are not counted.
+  const metrics = createMetrics(deps);
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.observeRequest({ method: request.method, route: request.routeOptions.url, statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    done();
+  });
   await app.register(fastifyHelmet, securityHeaders(deps.publicUrl));
 
   app.setErrorHandler((error, request, reply) => {
@@ -95,6 +103,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (deep) requireOperator(operatorToken, request.headers.authorization);
     const report = await deps.health.check({ deep });
     return reply.status(report.status === 'ok' ? 200 : 503).send(report);
+  });
+
+  // Prometheus scrapes, served by worker-only processes too: behind the operator token when the
+  // deployment has one, open when it has none (keep it then on the private network).
+  app.get('/metrics', async (request, reply) => {
+    if (operatorToken !== undefined) requireOperator(operatorToken, request.headers.authorization);
+    return reply.type(metrics.contentType).send(await metrics.scrape());
   });
 
   if (healthOnly) return app;

@@ -29,6 +29,12 @@ describe('loadEnv', () => {
     expect(message).toContain('TEMPORAL_ADDRESS');
   });
 
+  it('exports no Temporal SDK metrics unless TEMPORAL_METRICS_PORT names a port other than 0', () => {
+    expect(loadEnv({}).TEMPORAL_METRICS_PORT).toBeUndefined();
+    expect(loadEnv({ TEMPORAL_METRICS_PORT: '9464' }).TEMPORAL_METRICS_PORT).toBe(9464);
+    for (const value of ['0', '70000', 'abc']) expect(() => loadEnv({ TEMPORAL_METRICS_PORT: value }), value).toThrow(/TEMPORAL_METRICS_PORT/);
+  });
+
   it('parses boolean flags', () => {
     expect(loadEnv({ RUN_WORKER: 'false', RUN_SERVER: '1' })).toMatchObject({ RUN_WORKER: false, RUN_SERVER: true });
   });

@@ -82,6 +82,12 @@ const schema = z.object({
   TEMPORAL_PORT: port.default(7233),
   TEMPORAL_UI_PORT: port.default(8233),
   /**
+   * Port on 127.0.0.1 where the Temporal SDK serves its worker metrics (schedule-to-start
+   * latency, task slots), appended to GET /metrics. Unset: not exported. A fixed port, not 0:
+   * the scrape must know where to read them.
+   */
+  TEMPORAL_METRICS_PORT: port.min(1).optional(),
+  /**
    * The Temporal Web UI of TEMPORAL_ADDRESS's cluster (e.g. https://temporal.example.com), for
    * the console's links to a payment's workflow. Unset: the embedded dev server's UI when it
    * runs here, else no link.

@@ -9,6 +9,7 @@ import type { Prisma, TransactionClient } from '@purser/db';
 import type { AuditData } from '../audit/audit-hash';
 import { isUuid } from '../agents/owned-agent';
 import { appendAuditEvent } from '../audit/append-audit-event';
+import { countPaymentTransition } from '../../metrics/metrics';
 
 /** From each status, where an intent may go. Terminal statuses go nowhere. */
 export const INTENT_TRANSITIONS: Readonly<Record<IntentStatus, readonly IntentStatus[]>> = {
@@ -71,7 +72,7 @@ export async function transitionIntent(tx: TransactionClient, intent: LockedInte
   if (!canTransition(intent.status, to)) {
     throw new AppError('CONFLICT', `The payment intent is ${intent.status.replace('_', ' ')} and cannot become ${to.replace('_', ' ')}`);
   }
-  await tx.paymentIntent.update({ where: { id: intent.id }, data: { ...data, status: to }, select: { id: true } });
+  const written = await tx.paymentIntent.update({ where: { id: intent.id }, data: { ...data, status: to }, select: { rail: true, createdAt: true } });
   await appendAuditEvent(tx, {
     actor,
     action: `payment_intent.${to}`,
@@ -79,5 +80,6 @@ export async function transitionIntent(tx: TransactionClient, intent: LockedInte
     ownerId: intent.ownerId,
     data: { from: intent.status, to, ...audit },
   });
+  countPaymentTransition(to, written);
   return { ...intent, status: to };
 }

@@ -37,6 +37,7 @@ import { openApproval } from './approval-steps';
 import { gateAudit, loadGateInput } from './gate-inputs';
 import { toRailPayment } from './rail-steps';
 import { holdFunds } from './hold-funds';
+import { countGateDecision } from '../../metrics/metrics';
 
 export interface AuthorizeDeps {
   prisma: PrismaClient;
@@ -108,6 +109,7 @@ class Front {
     const agentAccount = wallet ? await getOrCreateAgentAccount(tx, wallet.id, intent.currency) : null;
     const at = new Date();
     const evaluation = evaluateGate(await loadGateInput(tx, intentId, at), at);
+    countGateDecision(evaluation);
     const decision = toGateDecision(evaluation, at);
     const policyDecision = decision as unknown as Prisma.InputJsonObject;
     if (decision.shadow.length) this.log('shadow policies evaluated', { intentId, enforced: decision.decision, shadow: decision.shadow });

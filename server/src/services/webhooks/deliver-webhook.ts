@@ -20,6 +20,7 @@ import type { WebhookAttemptOptions, WebhookAttemptResult, WebhookSender } from 
 import type { OutboundPolicy } from '../outbound/outbound-policy';
 import { sendOutbound } from '../outbound/outbound-request';
 import { decryptWebhookSecret } from './webhook-secret';
+import { countWebhookAttempt, countWebhookGivenUp } from '../../metrics/metrics';
 
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of an endpoint's answer is read; the rest is discarded unread. */
@@ -111,11 +112,13 @@ export function createWebhookSender({ db, masterKey, outbound, fetchTimeoutMs = 
         });
         return counted.attempts;
       });
+      countWebhookAttempt(outcome.statusCode);
       return { delivered: succeeded, stop: succeeded, statusCode: outcome.statusCode, attempt };
     },
 
     async giveUpDelivery(deliveryId: string): Promise<void> {
-      await prisma.webhookDelivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+      const given = await prisma.webhookDelivery.updateMany({ where: { id: deliveryId, status: 'pending' }, data: { status: 'failed', nextAttemptAt: null } });
+      if (given.count > 0) countWebhookGivenUp();
     },
   };
 }

@@ -24,6 +24,7 @@ import { checkSellerReceipt, offerSigner, receiptInPaymentResponse, type SellerR
 import { callUpstream, priceFor, upstreamView, type FetchOutcome, type X402Deps } from './x402-calls';
 import { channelToReuse, payThroughChannel } from './x402-channels';
 import { payInRequest, type PaidInRequest } from './pay-in-request';
+import { countX402Payment } from '../../metrics/metrics';
 import { decodePaymentHeader, paymentHeaderName, paymentPayer, paymentReference, readPaymentRequired, readPaymentResponse, recommendRequirement, type X402Version } from './x402-messages';
 
 export type { FetchOutcome, X402Deps } from './x402-calls';
@@ -166,6 +167,7 @@ export async function signX402Payment(
   const forwardNow = options.forwardNow === true && operation?.status === 'pending' && header !== null;
   if (inRequest && !forwardNow) void inRequest.startWorkflow();
   const refusal = refusalOf(intent);
+  countX402Payment(scheme, refusal ? 'refused' : operation?.status === 'declined' ? 'declined' : !header ? 'waiting' : replayed ? 'replayed' : 'signed');
   if (refusal) throw refusal;
   if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
 
@@ -284,6 +286,7 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
     status = (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
   }
   const hash = await settlementHash(deps, intentId, paid?.success === true ? answer : null);
+  countX402Payment(details.scheme, paid?.success !== true ? 'unsettled' : hash ? 'settled_confirmed' : 'settled_pending');
   const sellerReceipt = await keptSellerReceipt(deps, intentId, answer.payment_response, { payer: paymentPayer(decoded), url: input.url, transaction: hash });
   return { ...answer, payment: { intent_id: intentId, status, transaction_hash: hash }, seller_receipt: sellerReceipt };
 }
