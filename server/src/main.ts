@@ -1,10 +1,23 @@
 /**
  * Entry point of `npm start` (and of the server and worker containers): starts the runtime,
- * prints where everything is, and shuts down cleanly on SIGTERM or SIGINT.
+ * prints where everything is, and shuts down cleanly on SIGTERM or SIGINT. A second signal
+ * exits at once.
  */
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './logger';
 import { startRuntime } from './runtime';
+
+/**
+ * Under `npm start` one Ctrl-C arrives twice: the terminal signals its whole foreground group,
+ * npm included, and npm forwards what it received. The same signal again this soon is that
+ * echo, not a person asking a second time.
+ */
+const ECHO_MS = 1_000;
+/**
+ * After SHUTDOWN_GRACE_MS the runtime cuts what still drains; closing the connections and
+ * stopping the embedded Temporal server and chain then take a few seconds at most.
+ */
+const STOP_AFTER_GRACE_MS = 5_000;
 
 async function main(): Promise<void> {
   let env;
@@ -20,21 +33,26 @@ async function main(): Promise<void> {
   const logger = createLogger(env);
   const runtime = await startRuntime(env, logger);
 
-  let stopping = false;
+  let first: { signal: NodeJS.Signals; at: number } | undefined;
   const shutdown = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < ECHO_MS) return;
+      // The exit handlers of the embedded children kill them on the way out.
       logger.warn({ signal }, 'second signal: exiting now');
       process.exit(1);
     }
-    stopping = true;
+    first = { signal, at: Date.now() };
     logger.info({ signal }, 'shutting down');
     const force = setTimeout(() => {
       logger.error('shutdown took too long; exiting');
       process.exit(1);
-    }, env.SHUTDOWN_GRACE_MS);
+    }, env.SHUTDOWN_GRACE_MS + STOP_AFTER_GRACE_MS);
     force.unref();
     runtime.stop().then(
-      () => process.exit(0),
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
         process.exit(1);

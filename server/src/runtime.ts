@@ -1,7 +1,10 @@
 /**
  * Starts the whole product in one process: database (PGlite or PostgreSQL), Temporal (the
  * dev server unless TEMPORAL_ADDRESS names a cluster), the payments worker and the HTTP
- * server. `stop()` undoes it in reverse so nothing is left behind.
+ * server. `stop()` undoes it in reverse so nothing is left behind: supervision ends first, the
+ * HTTP server stops accepting and its requests finish, then the worker stops polling and its
+ * activities finish (both within SHUTDOWN_GRACE_MS), then the connections, the chain, Temporal
+ * and the database close.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,7 +30,8 @@ import { outboundSettings, type Env } from './env';
 import { createHealthChecker, type WebhookBacklog } from './health';
 import type { Logger } from './logger';
 import { keepWorkerRunning, type RunningWorker } from './keep-worker-running';
-import { supervise, type Supervisor } from './supervisor';
+import { stopSupervising, supervise, type Supervisor } from './supervisor';
+import { temporalTelemetryOptions } from './metrics/metrics';
 import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 import { createOutboundPolicy } from './services/outbound/outbound-policy';
@@ -39,6 +43,11 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 
 /** A poller seen this recently counts as alive; long polls last up to about a minute. */
 const POLLER_FRESH_MS = 75_000;
+/**
+ * What a drain step gets even when SHUTDOWN_GRACE_MS is spent: an idle HTTP server or worker
+ * stops in milliseconds, and is not to be reported as cut short.
+ */
+const MIN_DRAIN_MS = 1_000;
 
 export interface Runtime {
   urls: { app?: string; temporalUi?: string; mcp?: string; temporal: string };
@@ -49,7 +58,14 @@ export interface Runtime {
 
 export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
   const cleanups: Array<() => Promise<void>> = [];
+  /** Set when stop() begins: in-flight requests and activities may run until then. */
+  let drainUntil = Infinity;
+  const drainMs = () => Math.max(drainUntil - Date.now(), MIN_DRAIN_MS);
   const stop = async () => {
+    // From here on a child that exits is stopping with the product: no restart, no warning.
+    // Each is stopped below, after the worker that talks to it.
+    stopSupervising();
+    drainUntil = Date.now() + env.SHUTDOWN_GRACE_MS;
     for (const cleanup of cleanups.reverse()) {
       try {
         await cleanup();
@@ -62,7 +78,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
   try {
     await mkdir(env.DATA_DIR, { recursive: true });
-    routeTemporalLogs(logger);
+    routeTemporalLogs(logger, env.TEMPORAL_METRICS_PORT);
 
     const db = await openDatabase({
       databaseUrl: env.DATABASE_URL,
@@ -141,7 +157,11 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
     let worker: RunningWorker | undefined;
     if (env.RUN_WORKER) {
       const workerConnection = await NativeConnection.connect({ address: temporalAddress });
-      cleanups.push(() => workerConnection.close());
+      /** A worker still running its activities holds the connection until the process exits. */
+      let workerLeftRunning = false;
+      cleanups.push(async () => {
+        if (!workerLeftRunning) await workerConnection.close();
+      });
       const activities = createWorkerActivities({
         db,
         logger,
@@ -154,7 +174,13 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
       });
       const running = await keepWorkerRunning(() => createPaymentsWorker({ connection: workerConnection, namespace: env.TEMPORAL_NAMESPACE, activities }), logger);
       worker = running;
-      cleanups.push(() => running.stop());
+      cleanups.push(async () => {
+        if (await settlesWithin(running.stop(), drainMs())) return;
+        // Temporal times their attempts out and runs them again after the restart; each money
+        // step is idempotent, so nothing is paid twice.
+        workerLeftRunning = true;
+        logger.warn({ graceMs: env.SHUTDOWN_GRACE_MS }, 'activities still running after SHUTDOWN_GRACE_MS: left to Temporal to run again');
+      });
       logger.info({ taskQueue: TASK_QUEUE }, 'worker running');
     }
 
@@ -214,8 +240,22 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
           timeoutMs: env.ASSISTANT_TIMEOUT_MS,
         },
       });
-      // Registered before listen: closing drains in-flight requests first.
-      cleanups.push(() => app.close());
+      // Registered before listen: closing drains in-flight requests first, while the worker
+      // still runs the payments they wait for.
+      cleanups.push(async () => {
+        const closed = app.close();
+        // Node closes the idle keep-alive connections once, at close(); one whose request ends
+        // later would stay open until its client let go of it.
+        const closeIdle = setInterval(() => app.server.closeIdleConnections(), 100);
+        try {
+          if (await settlesWithin(closed, drainMs())) return;
+          logger.warn({ graceMs: env.SHUTDOWN_GRACE_MS }, 'requests still running after SHUTDOWN_GRACE_MS: closing their connections');
+          app.server.closeAllConnections();
+          await closed;
+        } finally {
+          clearInterval(closeIdle);
+        }
+      });
       // Runs before app.close(): ending the subscriptions ends their open responses, which
       // app.close() would otherwise wait for.
       cleanups.push(() => events.close());
@@ -252,6 +292,8 @@ async function ownServicePorts(env: Env, started: { temporalAddress: string; tem
   const socketPort = env.DATABASE_URL ? null : (await readLock(env.DATA_DIR))?.socketPort;
   if (socketPort) ports.push(socketPort);
   if (started.chain.info.sandbox) ports.push(Number(new URL(started.chain.rpcUrl).port || 80));
+  // The Temporal SDK's metrics exporter: no upstream of an agent's is to read it.
+  if (env.TEMPORAL_METRICS_PORT) ports.push(env.TEMPORAL_METRICS_PORT);
   return [...new Set(ports.filter((port) => port > 0))];
 }
 
@@ -285,15 +327,34 @@ const PINO_LEVEL: Record<LogLevel, 'trace' | 'debug' | 'info' | 'warn' | 'error'
   ERROR: 'error',
 };
 
-/** The Temporal SDK logs through pino too, so every line of the process is structured. */
-function routeTemporalLogs(logger: Logger): void {
+/**
+ * The Temporal SDK logs through pino too, so every line of the process is structured. It does
+ * not listen for signals: by default it shuts every worker down at the first SIGINT or SIGTERM,
+ * and any worker created after, while requests still wait for their payments; stop() shuts the
+ * worker down itself, in its turn.
+ */
+function routeTemporalLogs(logger: Logger, metricsPort: number | undefined): void {
   const temporalLogger = logger.child({ component: 'temporal' });
   try {
     TemporalRuntime.install({
       logger: new DefaultLogger('INFO', ({ level, message, meta }) => temporalLogger[PINO_LEVEL[level]](meta ?? {}, message)),
+      shutdownSignals: [],
+      // The SDK's worker metrics (schedule-to-start, task slots), which GET /metrics appends.
+      telemetryOptions: temporalTelemetryOptions(metricsPort),
     });
   } catch {
     // Installed already (the runtime was started before in this process): keep the first.
+  }
+}
+
+/** Whether `promise` settles within `ms` (its rejection counts, and is thrown). */
+async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 

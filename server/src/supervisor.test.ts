@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
-import { supervise, type SupervisedChild, type Supervisor } from './supervisor';
+import { stopSupervising, supervise, type SupervisedChild, type Supervisor } from './supervisor';
 
 /** A real child process that runs until it is killed. */
 function sleeper(): SupervisedChild & { alive(): boolean } {
@@ -140,6 +140,55 @@ describe('supervise', () => {
     await until(() => supervisor.state() === 'running' && supervisor.restarts() === 1);
     expect(calls).toHaveLength(2);
     expect(calls[1]).toBe(`after ${supervisor.current()!.pid}`);
+  });
+
+  it('once the process is shutting down, a child that exits is neither restarted nor reported, and one still running is stopped by stop()', async () => {
+    const { logger, lines } = recordingLogger();
+    let starts = 0;
+    const start = async () => {
+      starts += 1;
+      return sleeper();
+    };
+    const exiting = await supervise({ name: 'exiting child', logger, initialBackoffMs: 10, start });
+    const running = await supervise({ name: 'running child', logger, initialBackoffMs: 10, start });
+    supervisors.push(exiting, running);
+    const runningChild = running.current() as ReturnType<typeof sleeper>;
+
+    stopSupervising();
+    // As a terminal's Ctrl-C reaching the child itself would.
+    const gone = exiting.current()!;
+    process.kill(gone.pid, 'SIGINT');
+    await gone.exited;
+    await until(() => exiting.state() === 'stopped');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    expect(starts).toBe(2);
+    expect(lines.filter((line) => line.level !== 'info')).toEqual([]);
+    expect(lines.map((line) => line.message)).toEqual([`exiting child exited (pid ${gone.pid}, SIGINT) while the product stops`]);
+    expect(runningChild.alive()).toBe(true);
+    await running.stop();
+    expect(runningChild.alive()).toBe(false);
+  });
+
+  it('cancels a restart waiting for its back-off when the process starts shutting down', async () => {
+    const { logger } = recordingLogger();
+    let starts = 0;
+    const supervisor = await supervise({
+      name: 'test child',
+      logger,
+      initialBackoffMs: 200,
+      start: async () => {
+        starts += 1;
+        return sleeper();
+      },
+    });
+    supervisors.push(supervisor);
+    process.kill(supervisor.current()!.pid, 'SIGKILL');
+    await until(() => supervisor.state() === 'restarting');
+    stopSupervising();
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(starts).toBe(1);
+    expect(supervisor.state()).toBe('stopped');
   });
 
   it('stops the child for good: no restart follows', async () => {

@@ -5,6 +5,10 @@
  * restart is logged with its cause. Past `maxRestarts` within `windowMs` the supervisor gives up
  * and says so: the product stays up and reports the dependency down (/healthz) instead of
  * crashing, and the operator restarts it (docs/operations.md).
+ *
+ * Shutting down, the process first calls `stopSupervising()`, then stops its parts in order: from
+ * that moment a child that exits is stopping with the product, not failing, so it is neither
+ * restarted nor reported.
  */
 import type { Logger } from './logger';
 
@@ -56,6 +60,19 @@ export interface Supervisor<T extends SupervisedChild> {
 
 export const SUPERVISOR_DEFAULTS = { initialBackoffMs: 250, maxBackoffMs: 10_000, maxRestarts: 10, windowMs: 10 * 60_000 } as const;
 
+/** How each supervisor of this process still watching its child stops watching (see stopSupervising). */
+const watchers = new Set<() => void>();
+
+/**
+ * The process is shutting down: no supervisor of this process restarts its child any more, nor
+ * calls its exit unexpected. The children keep running until their own supervisor's stop(), so
+ * the caller stops them in its order (the worker before the Temporal server and the chain it
+ * talks to). Process-wide because a shutdown is: the chain's supervisor is inside the chain.
+ */
+export function stopSupervising(): void {
+  for (const unwatch of [...watchers]) unwatch();
+}
+
 /** Starts the child (a failed first start throws, as before supervision) and keeps it running. */
 export async function supervise<T extends SupervisedChild>(options: SupervisorOptions<T>): Promise<Supervisor<T>> {
   const { name, logger } = options;
@@ -72,11 +89,29 @@ export async function supervise<T extends SupervisedChild>(options: SupervisorOp
   let timer: NodeJS.Timeout | undefined;
   /** A restart under way, so stop() can wait for it and stop what it started. */
   let restarting: Promise<void> | undefined;
+  /** False once the process is shutting down (stopSupervising) or this supervisor stopped. */
+  let watching = true;
+  const unwatch = () => {
+    watching = false;
+    watchers.delete(unwatch);
+    if (timer) {
+      // A restart was waiting for its back-off: it will not come.
+      clearTimeout(timer);
+      timer = undefined;
+      state = 'stopped';
+    }
+  };
+  watchers.add(unwatch);
 
   const watch = (watched: T) => {
     void watched.exited.then((exit) => {
       if (state === 'stopped' || watched !== child) return;
       child = undefined;
+      if (!watching) {
+        state = 'stopped';
+        logger.info({ child: name, pid: watched.pid }, `${name} exited (pid ${watched.pid}, ${exit.signal ?? `code ${exit.code}`}) while the product stops`);
+        return;
+      }
       state = 'restarting';
       options.onExit?.();
       scheduleRestart(`exited unexpectedly (pid ${watched.pid}, ${exit.signal ?? `code ${exit.code}`})`, 0, exit.output);
@@ -110,6 +145,10 @@ export async function supervise<T extends SupervisedChild>(options: SupervisorOp
     } catch (error) {
       if (started) await started.stop().catch(() => {});
       if (state === 'stopped') return;
+      if (!watching) {
+        state = 'stopped';
+        return;
+      }
       logger.error({ child: name, err: error }, `${name} did not start again`);
       scheduleRestart(cause, failedAttempts + 1);
       return;
@@ -122,6 +161,7 @@ export async function supervise<T extends SupervisedChild>(options: SupervisorOp
     state = 'running';
     restartCount += 1;
     logger.info({ child: name, pid: started.pid, restarts: restartCount }, `${name} restarted (pid ${started.pid}) after it ${cause}`);
+    // Kept when the product began stopping meanwhile: what still drains may need it; stop() ends it.
     watch(started);
   };
 
@@ -131,9 +171,9 @@ export async function supervise<T extends SupervisedChild>(options: SupervisorOp
     state: () => state,
     restarts: () => restartCount,
     async stop() {
+      unwatch();
       if (state === 'stopped') return;
       state = 'stopped';
-      clearTimeout(timer);
       await restarting;
       const running = child;
       child = undefined;

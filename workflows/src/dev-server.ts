@@ -4,9 +4,11 @@
 //
 // Parent death: on Linux the child is started through `setpriv --pdeathsig SIGTERM`
 // (util-linux), so the kernel signals it whenever this process ends, even by SIGKILL;
-// setpriv execs the CLI, so the PID we hold is the server's own. The child also stays in
-// our process group (Ctrl-C in a terminal reaches both), and an `exit` handler kills it on
-// a normal exit where setpriv is missing (e.g. macOS).
+// setpriv execs the CLI, so the PID we hold is the server's own. With that guarantee the
+// child runs in a process group of its own: a terminal's Ctrl-C reaches only this process,
+// which stops its worker before the server it talks to. Where setpriv is missing (e.g.
+// macOS) the child stays in our group, so a signal that kills us reaches it too, and an
+// `exit` handler kills it on a normal exit.
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -132,9 +134,10 @@ async function startOnce({
   args.push(...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']));
   if (namespace !== 'default') args.push('--namespace', namespace);
 
-  const [command, commandArgs] = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', cliPath, ...args]] : [cliPath, args];
+  const diesWithParent = existsSync(SETPRIV);
+  const [command, commandArgs] = diesWithParent ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', cliPath, ...args]] : [cliPath, args];
   const startedAt = Date.now();
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], detached: diesWithParent });
 
   const output: string[] = [];
   const collect = (chunk: Buffer) => {

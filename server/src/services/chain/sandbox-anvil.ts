@@ -4,7 +4,10 @@
  *
  * Parent death: on Linux anvil is started through `setpriv --pdeathsig SIGTERM` (util-linux, as
  * the Temporal dev server is), so it ends, writing its state file, whenever this process ends,
- * even by SIGKILL; otherwise it would keep the port the product's next start listens on.
+ * even by SIGKILL; otherwise it would keep the port the product's next start listens on. With
+ * that guarantee anvil runs in a process group of its own: a terminal's Ctrl-C reaches only the
+ * product, which stops anvil after the worker that talks to it. Without setpriv it stays in the
+ * product's group, so a signal that kills the product reaches it too.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -47,8 +50,9 @@ export async function startAnvil(options: AnvilOptions): Promise<AnvilProcess> {
     ...(options.stateFile ? ['--state', options.stateFile, '--state-interval', String(STATE_INTERVAL_SECONDS)] : []),
   ];
   // setpriv execs anvil, so the PID held here is anvil's own.
-  const [command, commandArgs] = existsSync(SETPRIV) ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', anvilBinary(), ...args]] : [anvilBinary(), args];
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'] });
+  const diesWithParent = existsSync(SETPRIV);
+  const [command, commandArgs] = diesWithParent ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', anvilBinary(), ...args]] : [anvilBinary(), args];
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'ignore', 'pipe'], detached: diesWithParent });
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString();
