@@ -32,6 +32,7 @@ const NOT_IN_DOCUMENT: Array<{ route: RegExp; why: string }> = [
   { route: /^GET \/api\/v1\/openapi\.json$/, why: 'the document itself' },
   { route: /^GET \/docs\/api(\/setup\.js|\/reference\.js)?$/, why: 'the reference page that shows the document' },
   { route: /^GET \/healthz$/, why: "the operator's health check (app.ts), not an API of the product" },
+  { route: /^GET \/metrics$/, why: "Prometheus's scrape (app.ts): its format is Prometheus's, its metrics in docs/operations.md" },
 ];
 
 /** A sandbox chain that is never called: building the paid API only reads it. */
