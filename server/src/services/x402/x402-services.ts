@@ -274,8 +274,12 @@ export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent
   let status: IntentStatus;
   if (paid?.success === true && (details.scheme === 'exact' || details.scheme === 'upto')) {
     const confirmed = paid.transaction ? await settleFromReceipt(deps.db.prisma, { masterKey: deps.masterKey, chain: deps.chain }, intentId, paid.transaction) : null;
-    // Confirmed or not, the workflow looks now; the agent does not wait for its capture.
-    void tellWorkflow();
+    // Confirmed or not, the workflow looks now; the agent does not wait for its capture. A
+    // workflow this request has just started looks at the rail in its first task anyway, and
+    // is not signalled: a signal arriving while that one task completes the whole payment
+    // makes Temporal refuse the completion and run the task again from its start, when the
+    // front finds the payment settled and the workflow reports its steps as skipped.
+    if (!known?.startWorkflow) void tellWorkflow();
     status = confirmed ? 'processing' : (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
   } else if (paid?.success === true) {
     await tellWorkflow();
