@@ -21,6 +21,7 @@ import {
   ensureTemporalCli,
   type DevServer,
   type DevServerOptions,
+  settlesWithin,
 } from '@purser/workflows';
 import type { Hex } from 'viem';
 import { buildApp } from './app';
@@ -347,16 +348,6 @@ function routeTemporalLogs(logger: Logger, metricsPort: number | undefined): voi
   }
 }
 
-/** Whether `promise` settles within `ms` (its rejection counts, and is thrown). */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
-  try {
-    return await Promise.race([promise.then(() => true), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
 
 /** The address a local browser uses for a listen address. */
 function listenHost(host: string): string {

@@ -230,7 +230,8 @@ function findFreePort(): Promise<number> {
   });
 }
 
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+/** Whether `promise` settles within `ms` (its rejection counts, and is thrown). */
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
   try {
