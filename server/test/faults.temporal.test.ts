@@ -13,7 +13,7 @@
  * Run: PURSER_TEST_DB=postgres TEMPORAL_CLI_PATH=... npx vitest run --project temporal server/test/faults.temporal.test.ts
  * (PURSER_FAULTS_LOG=<file> also writes every line the product processes print to that file).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,8 +24,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '@purser/db';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
 import { freePorts } from '../../scripts/lib.mjs';
-import { createInvitation } from '../src/services/invitations/create-invitation';
-import { faultInvariantProblems, readChain, waitForTerminalIntents, type ChainView, type FundedAgent } from './support/fault-invariants';
+import { faultInvariantProblems, readChain, waitForTerminalIntents, type ChainView } from './support/fault-invariants';
+import { createFundedAgents, type PayingAgent } from './support/funded-agents';
 import { embeddedChildren, isAlive, ProcessLogs, startProduct, waitFor, waitForExit, type ProductProcess } from './support/product-processes';
 import { answerCounts, answerTrail, RetryingClient, runBurst, type ClientAgent, type PaymentOutcome, type PaymentRequest } from './support/retrying-client';
 
@@ -60,7 +60,7 @@ let appUrl: string;
 let client: RetryingClient;
 let chain: ChainView;
 let sellerBefore: bigint;
-const agents: Array<FundedAgent & ClientAgent> = [];
+const agents: PayingAgent[] = [];
 const allOutcomes: PaymentOutcome[] = [];
 /** Exits of P or W that the test did not cause, in the case running now. */
 let crashes: string[] = [];
@@ -137,40 +137,10 @@ function rememberChildren(pid: number): void {
   for (const child of [temporal, anvil]) if (child) seenChildren.add(child);
 }
 
-async function ownerCall(headers: Record<string, string>, method: 'POST' | 'PATCH', url: string, body: object): Promise<Record<string, unknown>> {
-  const response = await fetch(`${appUrl}${url}`, { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  const json = (await response.json()) as Record<string, unknown>;
-  if (response.status >= 300) throw new Error(`${method} ${url}: ${response.status} ${JSON.stringify(json)}`);
-  return json;
-}
-
-/** An owner signed up through the API (invited as an operator would), with agents funded the way owners fund them. */
+/** An owner with `count` funded agents, signed up through P. */
 async function createAgents(count: number): Promise<void> {
-  const invitation = await createInvitation(observer.prisma, { maxUses: 1, expiresAt: new Date(Date.now() + 60_000) });
-  const session = await ownerCall({}, 'POST', '/auth/v1/signup', {
-    email: `${randomUUID()}@example.test`,
-    password: 'correct horse battery',
-    data: { full_name: 'Fault Suite Owner', invitation_code: invitation.code },
-  });
-  const owner = { authorization: `Bearer ${session.access_token as string}` };
-  await ownerCall(owner, 'POST', '/api/v1/wallet/top-up', { amount: count * AGENT_FUNDING });
-  for (let i = 0; i < count; i++) {
-    const created = (await ownerCall(owner, 'POST', '/api/v1/agents', { name: `Fault agent ${i}`, max_transaction_amount: 5, max_daily_limit: 500 })) as {
-      agent: { id: string; did: string; agent_wallets: { evm_wallet_address: Address } };
-      api_key: { key: string };
-    };
-    await ownerCall(owner, 'POST', '/api/v1/wallet/fund-agent', { agent_id: created.agent.id, amount: AGENT_FUNDING });
-    agents.push({
-      id: created.agent.id,
-      address: created.agent.agent_wallets.evm_wallet_address,
-      funded: BigInt(AGENT_FUNDING) * 1_000_000n,
-      headers: { 'x-agent-did': created.agent.did, authorization: `Bearer ${created.api_key.key}` },
-    });
-  }
-  // Funding mints the same USDC on chain, best effort after the ledger commit: wait for it.
-  for (const agent of agents) {
-    await waitFor(`agent ${agent.id}'s funding minted on chain`, async () => ((await chain.usdcBalanceOf(agent.address)) === agent.funded ? true : undefined), 15_000);
-  }
+  const owner = await createFundedAgents({ appUrl, prisma: observer.prisma, chain, count, funding: AGENT_FUNDING, label: 'Fault Suite' });
+  agents.push(...owner.agents);
 }
 
 /**

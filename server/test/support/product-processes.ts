@@ -62,22 +62,34 @@ export interface ProductProcess {
   stop(): Promise<void>;
 }
 
+export interface ProductCommand {
+  /** The program and its arguments, e.g. ['npm', 'run', 'start:worker']. */
+  argv: string[];
+  /** Where it runs: the repository's root for npm scripts and the images' CMD. */
+  cwd: string;
+}
+
 /**
- * Starts `node --import tsx src/main.ts` in server/ with `env` on top of this process's
- * environment, and resolves once it printed "Purser is running.". `onCrash` hears of an exit
- * that neither kill() nor stop() asked for.
+ * Starts `node --import tsx src/main.ts` in server/ (or `command`) with `env` on top of this
+ * process's environment, and resolves once it printed "Purser is running.". `onCrash` hears of
+ * an exit that neither kill() nor stop() asked for. A `command` runs in a process group of its
+ * own, signalled whole: `npm run` keeps npm between the test and the product's process.
  */
 export async function startProduct(
   name: string,
   env: Record<string, string>,
   logs: ProcessLogs,
   onCrash?: (detail: string) => void,
+  command?: ProductCommand,
 ): Promise<ProductProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-    cwd: SERVER_ROOT,
+  const [program, ...args] = command?.argv ?? [process.execPath, '--import', 'tsx', 'src/main.ts'];
+  const child: ChildProcess = spawn(program!, args, {
+    cwd: command?.cwd ?? SERVER_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: command !== undefined,
   });
+  const send = (signal: NodeJS.Signals) => (command ? process.kill(-child.pid!, signal) : child.kill(signal));
   const tag = `${name} ${child.pid}`;
   let ended = false;
   let running = false;
@@ -115,12 +127,12 @@ export async function startProduct(
     exited,
     async kill() {
       ended = true;
-      if (!gone()) child.kill('SIGKILL');
+      if (!gone()) send('SIGKILL');
       await exited;
     },
     async stop() {
       ended = true;
-      if (!gone()) child.kill('SIGTERM');
+      if (!gone()) send('SIGTERM');
       await exited;
     },
   };

@@ -118,10 +118,10 @@ export interface BurstOptions {
   onDone?: (done: number, outcome: PaymentOutcome) => void;
 }
 
-/** Sends every payment, `concurrency` at a time, each until its final answer. */
+/** Sends every payment, `concurrency` at a time, each until its final answer (through its own `client` when it names one). */
 export async function runBurst(
   client: RetryingClient,
-  payments: Array<{ agent: ClientAgent; request: PaymentRequest; key: string }>,
+  payments: Array<{ agent: ClientAgent; request: PaymentRequest; key: string; client?: RetryingClient }>,
   options: BurstOptions,
 ): Promise<PaymentOutcome[]> {
   const outcomes: PaymentOutcome[] = [];
@@ -129,7 +129,7 @@ export async function runBurst(
   const lane = async () => {
     while (next < payments.length) {
       const payment = payments[next++]!;
-      const outcome = await client.pay(payment.agent, payment.request, payment.key, options.signal);
+      const outcome = await (payment.client ?? client).pay(payment.agent, payment.request, payment.key, options.signal);
       outcomes.push(outcome);
       options.onDone?.(outcomes.length, outcome);
     }
