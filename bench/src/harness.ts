@@ -19,6 +19,7 @@ import { openTestDatabase } from '@purser/db/testing';
 import { createPaymentsWorker, DEFAULT_WEBHOOK_RETRY, ensureTemporalCli, startTemporalDevServer, TASK_QUEUE } from '@purser/workflows';
 import {
   buildApp,
+  chooseRateLimitStore,
   createAgent,
   createEventBus,
   createHealthChecker,
@@ -131,6 +132,8 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         temporal,
         chain,
         agentRateLimitPerMinute: 100_000,
+        // Counted where a deployment on this database counts them: one upsert per agent call on PostgreSQL.
+        rateLimitStore: chooseRateLimitStore({ db, logger }),
         outbound,
       };
       cleanups.push(() => deps.events.close());

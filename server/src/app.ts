@@ -32,6 +32,7 @@ import type { AppDeps } from './deps';
 import type { Context } from './trpc/context';
 import { startOutboxRelay, type OutboxRelay } from './services/intents/workflow-outbox';
 import { createMetrics } from './metrics/metrics';
+import type { Tracing } from './tracing/tracing';
 
 /** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
 const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/', '/sandbox/'];
@@ -57,10 +58,12 @@ export interface AppOptions extends AppDeps {
   realtimeAuthCheckMs?: number;
   /** The assistant's model provider (none: offline from the docs), rate and time limits. */
   assistant?: Partial<AssistantSettings>;
+  /** OpenTelemetry, when on (startTracing): a span for each request. */
+  tracing?: Pick<Tracing, 'httpPlugin'>;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, assistant, ...deps } =
+  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, assistant, tracing, ...deps } =
     options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -70,6 +73,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // believed as far as it was written by a proxy of this deployment.
     trustProxy: fastifyTrustProxy(deps.trustProxy),
   });
+  // First, so every route and hook registered after runs inside its request's span.
+  if (tracing) await app.register(tracing.httpPlugin);
 
   // Every response, hijacked ones (MCP, server-sent events) included, names its request, so
   // a caller can quote it and an operator can find the log lines.

@@ -4,12 +4,14 @@
  * README's "Dependencies".
  */
 import type { Client } from '@temporalio/client';
+import type { Redis } from 'ioredis';
 import type { Database } from '@purser/db';
 import type { WebhookRetryPolicy } from '@purser/workflows';
 import type { HealthChecker } from './health';
 import type { Logger } from './logger';
 import type { EvmChain } from './services/chain/evm-chain';
 import type { OutboundPolicy } from './services/outbound/outbound-policy';
+import type { RateLimitCounters } from './services/rate-limits/rate-limit-counters';
 import type { EventBus } from './services/realtime/event-bus';
 
 /** What every procedure and route can reach; built once per process. */
@@ -44,6 +46,11 @@ export interface AppDeps {
   /** Requests per minute each agent may make to the agent API. */
   agentRateLimitPerMinute?: number;
   /**
+   * Where the rate limits count (http/rate-limit-store.ts chooses): shared by every server in
+   * Redis or the database, or in this process's memory. Unset: memory.
+   */
+  rateLimitStore?: RateLimitStore;
+  /**
    * The Temporal Web UI's page of the payments namespace (e.g.
    * http://127.0.0.1:8233/namespaces/default): a payment's workflow is linked at
    * `<this>/workflows/<workflow id>`. Unset: no link.
@@ -53,6 +60,16 @@ export interface AppDeps {
 
 /** How far to believe X-Forwarded-For: proxy hops in front of the server, or the proxies' addresses and CIDR blocks. */
 export type TrustProxy = false | number | string[];
+
+/**
+ * Where the rate limits count. `memory`: this process alone (the embedded PGlite is one process
+ * by construction). `database`: the rate_limit_counters table every server on one PostgreSQL
+ * shares. `redis`: REDIS_URL's Redis, under keys that begin with `keyPrefix`.
+ */
+export type RateLimitStore =
+  | { kind: 'memory' }
+  | { kind: 'database'; counters: RateLimitCounters }
+  | { kind: 'redis'; client: Redis; keyPrefix: string };
 
 export interface TemporalDeps {
   client: Client;

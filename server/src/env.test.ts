@@ -35,6 +35,13 @@ describe('loadEnv', () => {
     for (const value of ['0', '70000', 'abc']) expect(() => loadEnv({ TEMPORAL_METRICS_PORT: value }), value).toThrow(/TEMPORAL_METRICS_PORT/);
   });
 
+  it('takes a redis:// or rediss:// REDIS_URL, and nothing else', () => {
+    expect(loadEnv({}).REDIS_URL).toBeUndefined();
+    expect(loadEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(loadEnv({ REDIS_URL: 'rediss://user:secret@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://user:secret@cache.internal:6380/2');
+    for (const value of ['http://127.0.0.1:6379', '127.0.0.1:6379']) expect(() => loadEnv({ REDIS_URL: value }), value).toThrow(/REDIS_URL/);
+  });
+
   it('parses boolean flags', () => {
     expect(loadEnv({ RUN_WORKER: 'false', RUN_SERVER: '1' })).toMatchObject({ RUN_WORKER: false, RUN_SERVER: true });
   });

@@ -12,6 +12,12 @@ const flag = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+/** OTEL_TRACES_EXPORTER: comma-separated exporter names, of those Purser has. */
+const traceExporters = z
+  .string()
+  .transform((value) => value.split(',').map((name) => name.trim()))
+  .pipe(z.array(z.enum(['otlp', 'console', 'none'])));
+
 /** proxy-addr's names for address ranges, usable in TRUST_PROXY's list. */
 const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
@@ -106,6 +112,16 @@ const schema = z.object({
   MASTER_KEY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   LOG_PRETTY: flag.optional(),
+  /**
+   * OpenTelemetry traces (docs/operations.md, Traces): off unless OTEL_TRACES_EXPORTER names an
+   * exporter or an OTLP endpoint is set; OTEL_SDK_DISABLED=true turns them off whatever else is
+   * set. The SDK reads the other OTEL_* variables itself (OTEL_SERVICE_NAME,
+   * OTEL_RESOURCE_ATTRIBUTES, OTEL_TRACES_SAMPLER, OTEL_EXPORTER_OTLP_HEADERS, ...).
+   */
+  OTEL_SDK_DISABLED: flag.optional(),
+  OTEL_TRACES_EXPORTER: traceExporters.optional(),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.url().optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: z.url().optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(10_000),
   /**
    * Outbound calls to URLs others chose (x402 upstreams, webhook endpoints) reach public
@@ -163,6 +179,14 @@ const schema = z.object({
   AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   /** Agent API calls each agent may make per minute (REST and MCP together). */
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  /**
+   * A Redis (redis:// or rediss://) where every server counts the rate limits. Unset: the
+   * database when it is PostgreSQL, else this process's memory (http/rate-limit-store.ts).
+   */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** First webhook retry delay; each later one doubles, up to an hour, for 25 hours. */
   WEBHOOK_RETRY_INITIAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   /**
@@ -204,6 +228,14 @@ export function outboundSettings(env: Pick<Env, 'EVM_RPC_URL' | 'NODE_ENV' | 'AL
     allowPrivate: isSandbox(env) && env.ALLOW_PRIVATE_URLS === true,
     allowlist: env.OUTBOUND_ALLOWLIST,
   };
+}
+
+/**
+ * The environment of the embedded Temporal dev server: this process's without OTEL_*, which
+ * configure Purser's traces; the server would take them for its own (and refuses `console`).
+ */
+export function devServerEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
+  return Object.fromEntries(Object.entries(source).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
 export class EnvError extends Error {

@@ -9,6 +9,7 @@ export type { AppDeps, TemporalDeps } from './deps';
 export { createHealthChecker } from './health';
 export { createEventBus } from './services/realtime/event-bus';
 export { createOutboundPolicy, type OutboundPolicy } from './services/outbound/outbound-policy';
+export { chooseRateLimitStore } from './http/rate-limit-store';
 export type { EvmChain } from './services/chain/evm-chain';
 export { startChain } from './services/chain/start-chain';
 export { findFreePort } from './services/chain/sandbox-anvil';

@@ -6,6 +6,7 @@
 import { EnvError, loadEnv } from './env';
 import { createLogger } from './logger';
 import { startRuntime } from './runtime';
+import { startTracingFromEnv, traceExporters } from './tracing/tracing';
 
 /**
  * Under `npm start` one Ctrl-C arrives twice: the terminal signals its whole foreground group,
@@ -30,8 +31,11 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before anything it traces starts; off unless OTEL_* configures it.
+  const tracing = startTracingFromEnv(env);
   const logger = createLogger(env);
-  const runtime = await startRuntime(env, logger);
+  if (tracing) logger.info({ exporters: traceExporters(env) }, 'tracing on');
+  const runtime = await startRuntime(env, logger, tracing);
 
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   const shutdown = (signal: NodeJS.Signals) => {

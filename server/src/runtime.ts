@@ -4,7 +4,7 @@
  * server. `stop()` undoes it in reverse so nothing is left behind: supervision ends first, the
  * HTTP server stops accepting and its requests finish, then the worker stops polling and its
  * activities finish (both within SHUTDOWN_GRACE_MS), then the connections, the chain, Temporal
- * and the database close.
+ * and the database close, and last the tracer exports what it still holds.
  */
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -27,9 +27,10 @@ import type { Hex } from 'viem';
 import { buildApp } from './app';
 import type { EvmChain } from './services/chain/evm-chain';
 import { startChain } from './services/chain/start-chain';
-import { outboundSettings, type Env } from './env';
+import { devServerEnvironment, outboundSettings, type Env } from './env';
 import { createHealthChecker, type WebhookBacklog } from './health';
 import type { Logger } from './logger';
+import type { Tracing } from './tracing/tracing';
 import { keepWorkerRunning, type RunningWorker } from './keep-worker-running';
 import { stopSupervising, supervise, type Supervisor } from './supervisor';
 import { temporalTelemetryOptions } from './metrics/metrics';
@@ -37,6 +38,8 @@ import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 import { createOutboundPolicy } from './services/outbound/outbound-policy';
 import { createEventBus } from './services/realtime/event-bus';
+import { chooseRateLimitStore } from './http/rate-limit-store';
+import { closeRateLimitRedis, openRateLimitRedis } from './http/rate-limit-store-redis';
 import type { TemporalDeps } from './deps';
 import { createWorkerActivities } from './worker-activities';
 
@@ -57,7 +60,8 @@ export interface Runtime {
   stop(): Promise<void>;
 }
 
-export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
+/** `tracing`: started by the caller before anything it traces (startTracingFromEnv); stop() shuts it down last. */
+export async function startRuntime(env: Env, logger: Logger, tracing?: Tracing): Promise<Runtime> {
   const cleanups: Array<() => Promise<void>> = [];
   /** Set when stop() begins: in-flight requests and activities may run until then. */
   let drainUntil = Infinity;
@@ -78,6 +82,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
   };
 
   try {
+    if (tracing) cleanups.push(() => tracing.shutdown());
     await mkdir(env.DATA_DIR, { recursive: true });
     routeTemporalLogs(logger, env.TEMPORAL_METRICS_PORT);
 
@@ -105,6 +110,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         uiPort: env.TEMPORAL_UI_PORT,
         namespace: env.TEMPORAL_NAMESPACE,
         avoidPorts: [env.PORT, env.SANDBOX_CHAIN_PORT],
+        env: devServerEnvironment(),
         log: (message: string) => logger.info(message),
       };
       devServer = await supervise({
@@ -142,7 +148,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
     const connection = await Connection.connect({ address: temporalAddress });
     cleanups.push(() => connection.close());
-    const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE });
+    const client = new Client({ connection, namespace: env.TEMPORAL_NAMESPACE, ...(tracing && { interceptors: tracing.clientInterceptors }) });
     const masterKey = await loadMasterKey({ masterKey: env.MASTER_KEY, masterKeyFile: env.MASTER_KEY_FILE, dataDir: env.DATA_DIR });
     const temporal: TemporalDeps = {
       client,
@@ -173,7 +179,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
         sandboxSettlementDelayMs: env.SANDBOX_SETTLEMENT_DELAY_MS,
       });
-      const running = await keepWorkerRunning(() => createPaymentsWorker({ connection: workerConnection, namespace: env.TEMPORAL_NAMESPACE, activities }), logger);
+      const running = await keepWorkerRunning(() => createPaymentsWorker({ connection: workerConnection, namespace: env.TEMPORAL_NAMESPACE, activities, tracing: tracing?.worker }), logger);
       worker = running;
       cleanups.push(async () => {
         if (await settlesWithin(running.stop(), drainMs())) return;
@@ -211,6 +217,12 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
 
     const publicUrl = env.PUBLIC_URL ?? `http://${listenHost(env.HOST)}:${env.PORT}`;
 
+    // Opened before the app, so closed after it. A worker-only process limits nothing.
+    const redis = env.REDIS_URL && env.RUN_SERVER ? openRateLimitRedis(env.REDIS_URL, logger) : undefined;
+    if (redis) cleanups.push(() => closeRateLimitRedis(redis));
+    const rateLimitStore = chooseRateLimitStore({ db, logger, redis });
+    logger.info({ store: rateLimitStore.kind }, 'rate limits counted');
+
     let appUrl: string | undefined;
     {
       // Listens lazily, on the first subscription: a worker-only process never does.
@@ -227,6 +239,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         temporal,
         chain,
         agentRateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
+        rateLimitStore,
         authRateLimits: { signUp: env.AUTH_RATE_LIMIT_PER_MINUTE, password: env.AUTH_RATE_LIMIT_PER_MINUTE },
         sessionRefresh: { reuseIntervalMs: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS * 1000 },
         x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
@@ -234,6 +247,7 @@ export async function startRuntime(env: Env, logger: Logger): Promise<Runtime> {
         sandboxPaidApi: chain.info.sandbox,
         webDist: env.WEB_DIST ?? path.join(REPO_ROOT, 'web', 'dist'),
         healthOnly: !env.RUN_SERVER,
+        tracing,
         operatorToken: env.OPERATOR_TOKEN,
         assistant: {
           provider: env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL } : undefined,

@@ -35,6 +35,8 @@ export interface DevServerOptions {
   metricsPort?: number;
   /** Ports the caller is about to listen on itself: never picked for the server's own. */
   avoidPorts?: number[];
+  /** The server's environment; this process's when omitted. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** How a process ended: its exit code, or the signal that ended it, and the last it wrote. */
@@ -100,6 +102,7 @@ async function startOnce({
   httpPort: givenHttpPort = 0,
   metricsPort: givenMetricsPort = 0,
   avoidPorts = [],
+  env,
 }: DevServerOptions): Promise<DevServer> {
   // A free port is found by binding to port 0 and releasing it; another process could take
   // it in between, and startTemporalDevServer then starts again. It may also be one already
@@ -137,7 +140,7 @@ async function startOnce({
   const diesWithParent = existsSync(SETPRIV);
   const [command, commandArgs] = diesWithParent ? [SETPRIV, ['--pdeathsig', 'SIGTERM', '--', cliPath, ...args]] : [cliPath, args];
   const startedAt = Date.now();
-  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], detached: diesWithParent });
+  const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'pipe'], detached: diesWithParent, env });
 
   const output: string[] = [];
   const collect = (chunk: Buffer) => {

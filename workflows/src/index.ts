@@ -39,7 +39,7 @@ export {
   type PaymentWorkflowInput,
 } from './workflows/payment-messages';
 export type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from './workflows/webhook-delivery';
-export { createPaymentsWorker, WORKFLOW_BUNDLE_PATH, WORKFLOWS_PATH, type PaymentsWorkerOptions } from './worker';
+export { createPaymentsWorker, WORKFLOWS_PATH, type PaymentsWorkerOptions, type WorkerTracing } from './worker';
 export { settlesWithin, startTemporalDevServer, type DevServer, type DevServerOptions, type ProcessExit } from './dev-server';
 export { ensureTemporalCli, TEMPORAL_CLI_VERSION } from './temporal-cli.mjs';
 export type { HealthCheckResult } from './workflows';

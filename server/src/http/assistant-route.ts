@@ -21,6 +21,7 @@ import { authenticateOwner } from '../services/auth/authenticate-owner';
 import type { AppDeps } from '../deps';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
+import { rateLimitStoreOptions } from './rate-limit-store';
 import { openChatCompletionStream } from './chat-completion-stream';
 
 export interface AssistantRouteOptions {
@@ -104,8 +105,9 @@ export function assistantApiRoutes(options: Partial<AssistantSettings> = {}): Ap
 }
 
 export async function assistantRoute(app: FastifyInstance, options: AssistantRouteOptions): Promise<void> {
-  // Scoped to this plugin, like the /auth/v1 limits.
+  // Scoped to this plugin and shared by every server, like the /auth/v1 limits.
   await app.register(fastifyRateLimit, {
+    ...rateLimitStoreOptions(options.deps.rateLimitStore, 'assistant'),
     global: false,
     timeWindow: RATE_WINDOW_MS,
     errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),

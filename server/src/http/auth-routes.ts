@@ -2,7 +2,7 @@
  * /auth/v1: owner sign-up, sign-in, refresh, sign-out and the current user, in the request
  * and response shapes of spec section 7. Sessions also travel as httpOnly cookies, so the
  * web app never holds a token in JavaScript. Sign-up and password sign-in are rate limited
- * per client address; password sign-in also backs off per email (sign-in-throttle.ts), which
+ * per client address, across all servers; password sign-in also backs off per email (sign-in-throttle.ts), which
  * no number of client addresses gets around.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
@@ -34,6 +34,7 @@ import { looksLikeOwnerApiKey } from '../services/api-keys/owner-api-key-secret'
 import type { AppDeps } from '../deps';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
+import { rateLimitStoreOptions } from './rate-limit-store';
 
 export const AUTH_PREFIX = '/auth/v1';
 
@@ -173,8 +174,10 @@ export async function authRoutes(app: FastifyInstance, options: AuthRoutesOption
   const { deps, ...settings } = options;
   const limits = { ...DEFAULT_AUTH_RATE_LIMITS, ...settings.rateLimits };
 
-  // Scoped to this plugin: only the routes below that ask for a limit get one.
+  // Scoped to this plugin: only the routes below that ask for a limit get one. Counted where
+  // every server sees the same counts (rate-limit-store.ts), each route apart.
   await app.register(fastifyRateLimit, {
+    ...rateLimitStoreOptions(deps.rateLimitStore, 'auth'),
     global: false,
     timeWindow: limits.windowMs,
     errorResponseBuilder: (_request, context) =>

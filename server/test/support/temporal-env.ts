@@ -18,6 +18,7 @@ import type { EvmChain } from '../../src/services/chain/evm-chain';
 import type { OutboundPolicy } from '../../src/services/outbound/outbound-policy';
 import { startChain } from '../../src/services/chain/start-chain';
 import type { TemporalDeps } from '../../src/deps';
+import type { Tracing } from '../../src/tracing/tracing';
 import { createWorkerActivities, type WorkerActivityDeps } from '../../src/worker-activities';
 import { createTestApp, type TestApp } from './test-app';
 
@@ -54,6 +55,8 @@ export interface TemporalTestEnvOptions {
   x402MaxValiditySeconds?: number;
   /** Where outbound requests may go (the sandbox's policy when absent). */
   outbound?: OutboundPolicy;
+  /** OpenTelemetry (startTracing) for the app, the client and the in-process workers. */
+  tracing?: Tracing;
 }
 
 export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {}): Promise<TemporalTestEnv> {
@@ -61,7 +64,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
   const dir = mkdtempSync(join(tmpdir(), 'purser-temporal-env-'));
   const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'temporal.db'), log });
   const connection = await Connection.connect({ address: server.address });
-  const client = new Client({ connection, namespace: 'default' });
+  const client = new Client({ connection, namespace: 'default', ...(options.tracing && { interceptors: options.tracing.clientInterceptors }) });
   // The product's queue: each suite has its own dev server, and a spawned worker process polls it.
   const temporal: TemporalDeps = {
     client,
@@ -74,6 +77,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
     agentRateLimitPerMinute: options.agentRateLimitPerMinute,
     x402MaxValiditySeconds: options.x402MaxValiditySeconds,
     ...(options.outbound ? { outbound: options.outbound } : {}),
+    tracing: options.tracing,
   });
   const children = new Set<WorkerProcess>();
   // Worker processes share a chain this process owns: one killed with SIGKILL cannot stop an
@@ -104,6 +108,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
           namespace: 'default',
           activities: createWorkerActivities({ ...activityDeps(), ...workerOptions }),
           taskQueue: temporal.taskQueue,
+          tracing: options.tracing?.worker,
         });
         return await worker.runUntil(fn);
       } finally {

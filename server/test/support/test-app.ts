@@ -12,7 +12,9 @@ import { createOutboundPolicy, type OutboundPolicy } from '../../src/services/ou
 import { createEventBus } from '../../src/services/realtime/event-bus';
 import type { Client } from '@temporalio/client';
 import { DEFAULT_WEBHOOK_RETRY } from '@purser/workflows';
-import type { AppDeps, TemporalDeps } from '../../src/deps';
+import type { Database } from '@purser/db';
+import type { AppDeps, RateLimitStore, TemporalDeps } from '../../src/deps';
+import { chooseRateLimitStore } from '../../src/http/rate-limit-store';
 import type { TrustProxy } from '../../src/http/trust-proxy';
 import type { EvmChain, EvmNetworkInfo } from '../../src/services/chain/evm-chain';
 
@@ -82,6 +84,10 @@ export async function createTestApp(
     trustProxy?: TrustProxy;
     x402MaxValiditySeconds?: number;
     temporalUiUrl?: string;
+    /** Where the rate limits count, or how to build that from the app's database; unset, as the runtime chooses without Redis. */
+    rateLimitStore?: RateLimitStore | ((deps: Pick<AppDeps, 'db' | 'logger'>) => RateLimitStore);
+    /** Another server of a deployment set up already: its database (the caller closes it) and master key. */
+    deployment?: { db: Database; masterKey: Buffer };
   } = {},
 ): Promise<TestApp> {
   const {
@@ -92,16 +98,19 @@ export async function createTestApp(
     trustProxy,
     x402MaxValiditySeconds,
     temporalUiUrl,
+    rateLimitStore = chooseRateLimitStore,
+    deployment,
     ...appOptions
   } = options;
-  const { db, databaseUrl, cleanup } = await openTestDatabase();
+  const { db, databaseUrl, cleanup } = deployment ? { db: deployment.db, databaseUrl: undefined, cleanup: async () => {} } : await openTestDatabase();
+  const logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const ok = async () => {};
   const deps: AppDeps = {
     db,
-    logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    logger,
     // Health is not under test here; Temporal is covered by the temporal suite.
     health: createHealthChecker({ db, pingTemporal: ok, pingWorker: ok, runWorkflow: ok }),
-    masterKey: randomBytes(32),
+    masterKey: deployment?.masterKey ?? randomBytes(32),
     publicUrl: 'http://127.0.0.1:3000',
     events: createEventBus({ db, logger: pino({ level: 'silent' }) }),
     temporal,
@@ -111,6 +120,7 @@ export async function createTestApp(
     trustProxy,
     x402MaxValiditySeconds,
     temporalUiUrl,
+    rateLimitStore: typeof rateLimitStore === 'function' ? rateLimitStore({ db, logger }) : rateLimitStore,
   };
   const app = await buildApp({ sandboxPaidApi: options.chain !== undefined, ...appOptions, ...deps });
   await app.ready();

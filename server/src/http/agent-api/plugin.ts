@@ -2,15 +2,16 @@
  * The agent API under /functions/v1/mcp-server: the REST routes of agent-routes.ts and the
  * MCP endpoint at /mcp. Every call authenticates the agent first (`X-Agent-DID` plus
  * `Authorization: Bearer <agent key>`: 401 when missing or wrong, 403 for a suspended or
- * deleted agent), then counts against that agent's rate limit (per minute; unauthenticated
- * calls count against their IP address), then runs. A JSON-RPC batch sent to /mcp counts once
- * per message in it.
+ * deleted agent), then counts against that agent's rate limit (per minute, across all servers;
+ * unauthenticated calls count against their IP address), then runs. A JSON-RPC batch sent to
+ * /mcp counts once per message in it.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@purser/core';
 import { authenticateAgent, type AuthenticatedAgent } from '../../services/agents/authenticate-agent';
 import type { AppDeps } from '../../deps';
+import { rateLimitStoreOptions } from '../rate-limit-store';
 import { idempotencyKeyOf, parseInput } from '../request-input';
 import { agentRoutes, type AgentRoute } from './agent-routes';
 import { answerMcpPost } from './mcp-endpoint';
@@ -41,7 +42,9 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
       request.agentAuth = { error };
     }
   });
+  // One count per agent for all the routes below, shared by every server (rate-limit-store.ts).
   await app.register(fastifyRateLimit, {
+    ...rateLimitStoreOptions(deps.rateLimitStore, 'agent-api'),
     hook: 'preHandler',
     max: deps.agentRateLimitPerMinute ?? DEFAULT_AGENT_RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,

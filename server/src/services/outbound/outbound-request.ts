@@ -7,7 +7,7 @@
  * DNS lookup (every answer), a fresh connection per request so every request is checked, no
  * redirects (a 3xx comes back as it is: its Location is never called), a time limit on the
  * whole exchange and a cap on how much of the answer is read. Nothing of ours is added: no
- * cookies, credentials or proxy headers.
+ * cookies, credentials or proxy headers; with tracing on, the W3C traceparent of the call's span.
  *
  * Failures are AppErrors: VALIDATION_FAILED for a request that cannot be sent, URL_NOT_ALLOWED
  * for a refused destination, UPSTREAM_ERROR for what the other side did (or did not do).
@@ -15,6 +15,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { AppError, isAppError } from '@purser/core';
+import { traceOutbound } from '../../tracing/outbound-span';
 import { assertHostAllowed, checkedLookup, urlTarget, type OutboundPolicy } from './outbound-policy';
 
 export interface OutboundRequest {
@@ -70,12 +71,12 @@ export async function sendOutbound(request: OutboundRequest, options: OutboundOp
   if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
   const failure = (message: string, cause?: unknown) => new AppError('UPSTREAM_ERROR', `The ${peer} ${message}`, { cause });
 
-  return new Promise<OutboundResponse>((resolve, reject) => {
+  return traceOutbound(request.method, target, headers, (tracedHeaders) => new Promise<OutboundResponse>((resolve, reject) => {
     let outgoing: http.ClientRequest;
     try {
       outgoing = (target.protocol === 'https:' ? https : http).request(target, {
         method: request.method,
-        headers,
+        headers: tracedHeaders,
         // A fresh connection per request: every request goes through the lookup's check.
         agent: false,
         lookup: checkedLookup(policy, port),
@@ -124,7 +125,7 @@ export async function sendOutbound(request: OutboundRequest, options: OutboundOp
     });
     outgoing.on('error', (error) => fail(connectionFailure(error, host, failure)));
     outgoing.end(request.body);
-  });
+  }));
 }
 
 function joinHeaders(distinct: NodeJS.Dict<string[]>): Record<string, string> {
