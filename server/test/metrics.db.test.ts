@@ -12,6 +12,7 @@ import { capturePayment } from '../src/services/payments/settle-payment';
 import { createRails } from '../src/services/rails/create-rails';
 import { insertIntentRow } from './support/intent-rows';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { sample } from './support/prometheus-text';
 import { createTestApp, type TestApp } from './support/test-app';
 
 const OPERATOR_TOKEN = 'metrics-test-operator-token-0123456789abcdef';
@@ -32,21 +33,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.cleanup();
 });
-
-/** The value of one sample in an exposition, its labels matched exactly; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels)
-    .map(([key, value]) => `${key}="${value}"`)
-    .sort()
-    .join(',');
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = (match[2] ?? '').split(/,(?=[a-zA-Z_]\w*=")/).filter(Boolean).sort().join(',');
-    if (have === wanted) return Number(match[3]);
-  }
-  return undefined;
-}
 
 async function scrape(app = t.app, headers: Record<string, string> = operator): Promise<string> {
   const response = await app.inject({ method: 'GET', url: '/metrics', headers });

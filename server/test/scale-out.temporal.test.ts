@@ -22,7 +22,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import type { Address } from 'viem';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
@@ -37,9 +36,6 @@ import { answerCounts, RetryingClient, runBurst, type PaymentRequest } from './s
 import { subscribeSse, type SseSubscription } from './support/sse-subscription';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const USDC_ADDRESS: Address = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
-/** anvil's second dev account: the sandbox paid API's seller. */
-const SANDBOX_SELLER: Address = '0x70997970C51812dc3A010C7d01b50e0d17dc79C8';
 const PAYMENTS = 300;
 const AGENTS = 10;
 const AGENT_FUNDING = 30;
@@ -58,7 +54,7 @@ let temporal: DevServer;
 let sandboxChain: EvmChain;
 let chain: ChainView;
 let masterKeyFile: string;
-let servers: { a: { url: string }; b: { url: string } };
+let servers: { a: string; b: string };
 let workers: { w1: ProductProcess; w2: ProductProcess };
 let owner: FundedOwner;
 let crashes: string[] = [];
@@ -140,7 +136,7 @@ beforeAll(async () => {
     const cliPath = process.env.TEMPORAL_CLI_PATH ?? (await ensureTemporalCli({ log: (line) => logs.note(line) }));
     temporal = await startTemporalDevServer({ cliPath, dbFile: path.join(dir, 'temporal.db'), log: (line) => logs.note(line) });
     sandboxChain = await startChain({ sandboxPort: 0 });
-    chain = readChain(sandboxChain.rpcUrl, USDC_ADDRESS);
+    chain = readChain(sandboxChain.rpcUrl, sandboxChain.info.usdcAddress);
     masterKeyFile = path.join(dir, 'master_key');
     writeFileSync(masterKeyFile, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
 
@@ -156,11 +152,11 @@ beforeAll(async () => {
     ]);
     for (const result of [w2!, ...others]) if (result.status === 'rejected') throw result.reason;
     workers = { w1, w2: (w2 as PromiseFulfilledResult<ProductProcess>).value };
-    servers = { a: { url: `http://127.0.0.1:${portA}` }, b: { url: `http://127.0.0.1:${portB}` } };
-    for (const server of Object.values(servers)) {
-      await waitFor(`${server.url} healthy`, async () => ((await fetch(`${server.url}/healthz`)).status === 200 ? true : undefined), 60_000);
+    servers = { a: `http://127.0.0.1:${portA}`, b: `http://127.0.0.1:${portB}` };
+    for (const url of Object.values(servers)) {
+      await waitFor(`${url} healthy`, async () => ((await fetch(`${url}/healthz`)).status === 200 ? true : undefined), 60_000);
     }
-    owner = await createFundedAgents({ appUrl: servers.a.url, prisma: suiteDb.db.prisma, chain, count: AGENTS, funding: AGENT_FUNDING, label: 'Scale-out' });
+    owner = await createFundedAgents({ appUrl: servers.a, prisma: suiteDb.db.prisma, chain, count: AGENTS, funding: AGENT_FUNDING, label: 'Scale-out' });
   } catch (error) {
     console.log(logs.tail());
     throw error;
@@ -211,7 +207,7 @@ function watchSettlements(stream: SseSubscription): { settled: Set<string>; resy
 
 describe('two servers and two workers on one PostgreSQL and one Temporal', () => {
   it('take 300 payments through both servers while a worker is killed: each ends exactly once, and A sees what B caused', async () => {
-    const clients = { a: new RetryingClient(servers.a.url), b: new RetryingClient(servers.b.url) };
+    const clients = { a: new RetryingClient(servers.a), b: new RetryingClient(servers.b) };
     const paths = ['/weather', '/quote', '/report'] as const;
     const payments = Array.from({ length: PAYMENTS }, (_, i) => {
       // Ledger payments of $1 (every seventh $6, above the agents' $5 maximum: refusals too) and
@@ -221,8 +217,10 @@ describe('two servers and two workers on one PostgreSQL and one Temporal', () =>
       return { agent: owner.agents[i % AGENTS]!, request, key: `scale-out-${i}-${randomBytes(4).toString('hex')}`, client: clients[via], via };
     });
 
-    const sellerBefore = await chain.usdcBalanceOf(SANDBOX_SELLER);
-    const stream = await subscribeSse(servers.a.url, 'realtime.intentChanges', { token: owner.token });
+    // The sandbox paid API's seller, which every server's x402 payments pay.
+    const seller = sandboxChain.sandboxSeller!;
+    const sellerBefore = await chain.usdcBalanceOf(seller);
+    const stream = await subscribeSse(servers.a, 'realtime.intentChanges', { token: owner.token });
     expect(await stream.message()).toEqual({ type: 'sync' });
     const onA = watchSettlements(stream);
 
@@ -248,7 +246,7 @@ describe('two servers and two workers on one PostgreSQL and one Temporal', () =>
       prisma: suiteDb.db.prisma,
       chain,
       agents: owner.agents,
-      seller: { address: SANDBOX_SELLER, before: sellerBefore },
+      seller: { address: seller, before: sellerBefore },
       outcomes,
       earlierOutcomes: [],
     });
@@ -275,7 +273,7 @@ describe('two servers and two workers on one PostgreSQL and one Temporal', () =>
   it('limit one address’s sign-in attempts split across A and B as if there were one server', async () => {
     const answers: number[] = [];
     for (let i = 0; i < SIGN_IN_LIMIT * 2; i++) {
-      const url = i % 2 === 0 ? servers.a.url : servers.b.url;
+      const url = i % 2 === 0 ? servers.a : servers.b;
       // A different unknown email each time: the per-email back-off never applies, only the address's limit.
       const response = await fetch(`${url}/auth/v1/token?grant_type=password`, {
         method: 'POST',

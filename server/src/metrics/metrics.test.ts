@@ -11,21 +11,7 @@ import {
   temporalTelemetryOptions,
   type MetricsDeps,
 } from './metrics';
-
-/** The value of one sample in an exposition, its labels matched exactly; undefined when absent. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels)
-    .map(([key, value]) => `${key}="${value}"`)
-    .sort()
-    .join(',');
-  for (const line of text.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const have = (match[2] ?? '').split(/,(?=[a-zA-Z_]\w*=")/).filter(Boolean).sort().join(',');
-    if (have === wanted) return Number(match[3]);
-  }
-  return undefined;
-}
+import { sample } from '../../test/support/prometheus-text';
 
 type Rows = { ledger: object[]; backlog: object[] };
 
