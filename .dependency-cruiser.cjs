@@ -70,6 +70,42 @@ module.exports = {
       to: { path: '^server/', dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'paid-calls-front-door',
+      comment:
+        "Paid HTTP calls are one room (server/src/services/paid-calls/, its README has the map): the rest of the product calls the operations at its top level, never its front/, wire protocol or scheme folders. Tests may reach in.",
+      severity: 'error',
+      from: { path: '^server/', pathNot: ['^server/src/services/paid-calls/', '\\.test\\.ts$'] },
+      to: { path: '^server/src/services/paid-calls/[^/]+/' },
+    },
+    {
+      name: 'paid-calls-not-rails',
+      comment: 'The x402 rail is built in the paid-calls room and handed to createRails: the room never imports rails/ (what both need, the Rail contract and the operation record, is in rail-operations/).',
+      severity: 'error',
+      from: { path: '^server/src/services/paid-calls/' },
+      to: { path: '^server/src/services/rails/' },
+    },
+    {
+      name: 'paid-calls-schemes-below-the-front',
+      comment: "Inside the paid-calls room the schemes and the wire protocol are below the front: they never import front/ or the room's operations (only the list of scheme names). Their tests may.",
+      severity: 'error',
+      from: { path: '^server/src/services/paid-calls/(schemes|x402)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^server/src/services/paid-calls/(front/|[^/]+\\.ts$)', pathNot: '^server/src/services/paid-calls/payable-schemes\\.ts$' },
+    },
+    {
+      name: 'paid-calls-wire-below-the-schemes',
+      comment: 'The wire protocol (x402/) reads and writes messages; it knows no scheme implementation, so a second protocol is a sibling folder.',
+      severity: 'error',
+      from: { path: '^server/src/services/paid-calls/x402/' },
+      to: { path: '^server/src/services/paid-calls/schemes/' },
+    },
+    {
+      name: 'paid-calls-one-scheme-per-folder',
+      comment: "A scheme folder implements the contract on its own: it never imports another scheme's folder (what two share lives in schemes/ beside them).",
+      severity: 'error',
+      from: { path: '^server/src/services/paid-calls/schemes/([^/]+)/' },
+      to: { path: '^server/src/services/paid-calls/schemes/[^/]+/', pathNot: '^server/src/services/paid-calls/schemes/$1/' },
+    },
+    {
       name: 'no-workspace-imports-scripts',
       comment: "scripts/ runs the repository (install, start, test): the product's code does not reach into it (test support may use its port finder and tool installers).",
       severity: 'error',

@@ -2,7 +2,7 @@
  * GET /balance under a fixed load of 200 requests/s, two ways, each from a child process of its
  * own so the load generator never shares the server's event loop. Each request authenticates an
  * agent and reads its ledger balances and its on-chain balances (cached per block, see
- * server/src/services/chain/chain-read-cache.ts). Target: p99 ≤ 10 ms with evenly paced arrivals.
+ * server/src/services/chain/network/chain-read-cache.ts). Target: p99 ≤ 10 ms with evenly paced arrivals.
  *
  * - Paced (paced-load.ts), the target row: open loop at a constant arrival rate, one request
  *   every 1000 / rate ms whatever the answers, each response time recorded.

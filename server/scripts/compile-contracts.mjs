@@ -1,4 +1,4 @@
-// Compiles the sandbox chain's own Solidity (src/services/chain/contracts/*.sol) with the pinned
+// Compiles the sandbox chain's own Solidity (src/services/chain/sandbox/contracts/*.sol) with the pinned
 // npm `solc` and writes each contract's deployed bytecode and ABI to a TypeScript module beside
 // it, which the server imports: the server never compiles at run time.
 //
@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import solc from 'solc';
 
-const contractsDir = fileURLToPath(new URL('../src/services/chain/contracts/', import.meta.url));
+const contractsDir = fileURLToPath(new URL('../src/services/chain/sandbox/contracts/', import.meta.url));
 
 const contracts = [
   {

@@ -12,7 +12,7 @@ export { createOutboundPolicy, type OutboundPolicy } from './services/outbound/o
 export { chooseRateLimitStore } from './http/rate-limit-store';
 export type { EvmChain } from './services/chain/evm-chain';
 export { startChain } from './services/chain/start-chain';
-export { findFreePort } from './services/chain/sandbox-anvil';
+export { findFreePort } from './services/chain/sandbox/sandbox-anvil';
 export { createWorkerActivities, type WorkerActivityDeps } from './worker-activities';
 
 // Operations called below the HTTP layer, where the bench measures them.

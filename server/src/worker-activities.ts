@@ -6,6 +6,7 @@
 import { createActivities } from '@purser/workflows';
 import type { EvmChain } from './services/chain/evm-chain';
 import { createPaymentSteps } from './services/payments/payment-steps';
+import { createX402BaseRail } from './services/paid-calls/create-x402-rail';
 import { createRails, type CreateRailsOptions } from './services/rails/create-rails';
 import { createWebhookSender } from './services/webhooks/deliver-webhook';
 import type { AppDeps } from './deps';
@@ -25,7 +26,7 @@ export function createWorkerActivities(deps: WorkerActivityDeps) {
   const rails = createRails({
     prisma: deps.db.prisma,
     ...(delay === undefined ? {} : { card: { settlementDelayMs: delay }, bank: { settlementDelayMs: delay } }),
-    ...(deps.chain ? { x402: { masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds } } : {}),
+    ...(deps.chain ? { x402: createX402BaseRail({ prisma: deps.db.prisma, masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds }) } : {}),
     ...deps.rails,
   });
   return createActivities({

@@ -17,8 +17,9 @@ import { createWalletClient, erc20Abi, http, parseEther, type Address } from 'vi
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EvmChain } from '../src/services/chain/evm-chain';
-import { type AnvilProcess, startAnvil } from '../src/services/chain/sandbox-anvil';
-import { ANVIL_MNEMONIC, startChain } from '../src/services/chain/start-chain';
+import { type AnvilProcess, startAnvil } from '../src/services/chain/sandbox/sandbox-anvil';
+import { ANVIL_MNEMONIC } from '../src/services/chain/sandbox/start-sandbox-chain';
+import { startChain } from '../src/services/chain/start-chain';
 import { readAgentEvmAccount } from '../src/services/identity/agent-keys';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { createTestApp, type TestApp } from './support/test-app';

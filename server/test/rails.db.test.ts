@@ -5,15 +5,14 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { isAppError, parseAmount, type Currency, type ErrorCode } from '@purser/core';
+import { isAppError, parseAmount, X402_INTENT_REASON, type Currency, type ErrorCode } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { openTestDatabase, type TestDatabase } from '@purser/db/testing';
 import { BANK_RETURNS, createBankRail } from '../src/services/rails/bank-rail';
 import { CARD_DECLINES, createCardRail } from '../src/services/rails/card-rail';
 import { createRails, selectRail, type Rails } from '../src/services/rails/create-rails';
-import { declinedError, type RailPayment } from '../src/services/rails/rail';
+import { declinedError, type RailPayment } from '../src/services/rail-operations/rail';
 import { destinationOf } from '../src/services/rails/solana-rail';
-import { X402_INTENT_REASON } from '../src/services/rails/x402-base-rail';
 import { createAgent, createOwner, type TestAgent, type TestOwner } from './support/wallet-fixtures';
 
 const CARD_DELAY_MS = 2_000;

@@ -21,6 +21,9 @@ export type RailName = (typeof RAIL_NAMES)[number];
 /** Rails that are simulators or test chains here: labelled sandbox wherever they are shown. */
 export const SANDBOX_RAILS: readonly RailName[] = ['solana', 'card', 'bank'];
 export const RAIL_MESSAGE = `Rail must be one of ${RAIL_NAMES.join(', ')}`;
+/** Why the x402-base rail refuses an intent that answers no seller's 402 (any surface but the agent API's /x402 endpoints). */
+export const X402_INTENT_REASON =
+  "x402 payments are made through the agent API's /x402 endpoints, which answer a seller's 402 response; a payment intent without a seller's requirement cannot use this rail";
 export const railSchema = z.enum(RAIL_NAMES, { error: RAIL_MESSAGE });
 
 /** The database spells x402-base as x402_base (an enum identifier); the API never does. */

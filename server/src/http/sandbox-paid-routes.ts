@@ -19,7 +19,7 @@ import { Hono } from 'hono';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import type { EvmChain } from '../services/chain/evm-chain';
-import { ANVIL_MNEMONIC } from '../services/chain/start-chain';
+import { ANVIL_MNEMONIC } from '../services/chain/sandbox/start-sandbox-chain';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
 import { SANDBOX_CHART_MEDIA_TYPE, sandboxChartPng } from './sandbox-chart';

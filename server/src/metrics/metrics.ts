@@ -18,6 +18,7 @@ import type { TelemetryOptions } from '@temporalio/worker';
 import { railFromDb, TERMINAL_INTENT_STATUSES, type IntentStatus } from '@purser/core';
 import type { Database } from '@purser/db';
 import type { Logger } from '../logger';
+import { isPayableScheme } from '../services/paid-calls/payable-schemes';
 
 const PREFIX = 'purser_';
 
@@ -110,11 +111,9 @@ export function countGateDecision(evaluation: { fired: readonly { code: string; 
 
 export type X402Outcome = 'signed' | 'replayed' | 'waiting' | 'refused' | 'declined' | 'settled_confirmed' | 'settled_pending' | 'unsettled';
 
-const X402_SCHEMES = new Set(['exact', 'upto', 'batch-settlement']);
-
-/** Counts where an x402 payment's signing or its paid call concludes (x402-services.ts). */
+/** Counts where an x402 payment's signing or its paid call concludes (paid-calls/sign-payment.ts, proxy-paid-call.ts). */
 export function countX402Payment(scheme: unknown, outcome: X402Outcome): void {
-  x402Payments.inc({ scheme: typeof scheme === 'string' && X402_SCHEMES.has(scheme) ? scheme : 'other', outcome });
+  x402Payments.inc({ scheme: isPayableScheme(scheme) ? scheme : 'other', outcome });
 }
 
 /** Counts one webhook delivery attempt by its answer (deliver-webhook.ts). */

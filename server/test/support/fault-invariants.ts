@@ -10,7 +10,7 @@ import { createPublicClient, getAddress, http, type Address, type Hex, type Publ
 import { TERMINAL_INTENT_STATUSES, type IntentStatus } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { verifyAuditChains } from '../../src/services/audit/verify-audit-chains';
-import { fiatTokenAbi } from '../../src/services/chain/fiat-token-abi';
+import { fiatTokenAbi } from '../../src/services/chain/network/fiat-token-abi';
 import { verifyLedger } from '../../src/services/ledger/verify-ledger';
 import type { PaymentOutcome } from './retrying-client';
 

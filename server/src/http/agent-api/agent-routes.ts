@@ -34,8 +34,13 @@ import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { getAgentPayment } from '../../services/agent-api/get-agent-payment';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
 import { issuePaymentReceipt } from '../../services/payments/issue-payment-receipt';
-import { closeX402Channel, getX402Channel, listX402Channels } from '../../services/x402/x402-channels';
-import { fetchWithX402, proxyX402Request, readX402Requirements, signX402Payment } from '../../services/x402/x402-services';
+import { closeX402Channel } from '../../services/paid-calls/close-channel';
+import { getX402Channel } from '../../services/paid-calls/get-channel';
+import { listX402Channels } from '../../services/paid-calls/list-channels';
+import { fetchWithX402 } from '../../services/paid-calls/fetch-paid';
+import { proxyX402Request } from '../../services/paid-calls/proxy-paid-call';
+import { readX402Requirements } from '../../services/paid-calls/read-offer';
+import { signX402Payment } from '../../services/paid-calls/sign-payment';
 import type { AppDeps } from '../../deps';
 import type { DocumentedRoute } from '../api-v1/openapi';
 

@@ -9,6 +9,7 @@ import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getAgent } from '../agents/get-agent';
 import { networkView } from './network-view';
+import { PAYABLE_SCHEMES } from '../paid-calls/payable-schemes';
 
 export async function getAgentInfo(deps: Pick<AppDeps, 'db' | 'chain' | 'publicUrl'>, agent: AuthenticatedAgent): Promise<AgentInfoView> {
   const view = await getAgent(deps, agent.ownerId, agent.agentId);
@@ -41,7 +42,7 @@ export async function getAgentInfo(deps: Pick<AppDeps, 'db' | 'chain' | 'publicU
       network: deps.chain.info.network,
       network_v1_name: deps.chain.info.v1Name,
       // exact in both versions; upto and batch-settlement (channels) in x402 v2.
-      schemes: ['exact', 'upto', 'batch-settlement'],
+      schemes: [...PAYABLE_SCHEMES],
       asset: deps.chain.info.usdcAddress,
       x402_versions: [2, 1],
       endpoints: {

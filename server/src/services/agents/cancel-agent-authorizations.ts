@@ -9,7 +9,7 @@
 import type { AppDeps } from '../../deps';
 import { forgetAgentEvmAccount } from '../identity/agent-keys';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
-import { cancelOutstandingAuthorizations } from '../rails/x402-base-rail';
+import { cancelOutstandingAuthorizations } from '../paid-calls/cancel-outstanding-authorizations';
 
 export type CancelAuthorizationsDeps = Pick<AppDeps, 'db' | 'chain' | 'masterKey' | 'temporal' | 'logger' | 'x402MaxValiditySeconds'>;
 
@@ -18,7 +18,7 @@ export async function cancelAgentAuthorizations(deps: CancelAuthorizationsDeps, 
   forgetAgentEvmAccount(deps.masterKey, agentId);
   try {
     const { cancelled, failed } = await cancelOutstandingAuthorizations(
-      { prisma: deps.db.prisma, x402: { masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds } },
+      { prisma: deps.db.prisma, masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds },
       agentId,
     );
     for (const intentId of cancelled) {

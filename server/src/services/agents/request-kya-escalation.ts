@@ -15,7 +15,7 @@ import { AppError, compareTiers, nextTier, type KyaTier, type KyaEscalationResul
 import type { Prisma, TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../deps';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
-import { assertSandbox } from '../chain/sandbox-only';
+import { assertSandbox } from '../chain/sandbox/sandbox-only';
 import { serializeKyaVerification, kyaVerificationSelect } from './kya-verification-view';
 import { lockOwnedAgent, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
 import { agentSelect, serializeAgent } from './serialize-agent';

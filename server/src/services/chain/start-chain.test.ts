@@ -7,10 +7,10 @@ import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
 import { type Address, domainSeparator, encodeFunctionData, erc20Abi, type Hex, parseAbi, parseEther } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { multicall3Abi } from './contracts/multicall3';
 import type { EvmChain } from './evm-chain';
-import { fiatTokenAbi } from './fiat-token-abi';
-import { MULTICALL3_ADDRESS } from './sandbox-contracts';
+import { fiatTokenAbi } from './network/fiat-token-abi';
+import { multicall3Abi } from './sandbox/contracts/multicall3';
+import { MULTICALL3_ADDRESS } from './sandbox/sandbox-contracts';
 import { startChain } from './start-chain';
 
 const BASE_SEPOLIA_USDC: Address = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';

@@ -15,7 +15,6 @@ import {
   INTENT_NOT_FOUND_MESSAGE,
   railFromDb,
   toDecimalString,
-  type PaymentAuthorizationView,
   type PaymentDetailView,
   type PaymentRailView,
 } from '@purser/core';
@@ -23,7 +22,7 @@ import type { Prisma } from '@purser/db';
 import type { AppDeps } from '../../deps';
 import { isUuid } from '../agents/owned-agent';
 import type { EvmNetworkInfo } from '../chain/evm-chain';
-import { decodePaymentHeader } from '../x402/x402-messages';
+import { describeX402Operation } from '../paid-calls/describe-rail-operation';
 import { intentSelect, toIntentView } from './intent-view';
 
 export type PaymentDetailDeps = Pick<AppDeps, 'db' | 'chain' | 'temporalUiUrl'>;
@@ -139,15 +138,12 @@ export function temporalWorkflowUrl(namespaceUrl: string | undefined, workflowId
   return namespaceUrl ? `${namespaceUrl.replace(/\/+$/, '')}/workflows/${encodeURIComponent(workflowId)}` : null;
 }
 
-const TRANSACTION_HASH = /^0x[0-9a-fA-F]{64}$/;
-
 function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'network' | 'explorerUrl'>): PaymentRailView {
   const rail = railFromDb(operation.rail);
-  const details = isObject(operation.details) ? operation.details : {};
-  const onChain = rail === 'x402-base';
-  const transactionHash = onChain && typeof details.transactionHash === 'string' && TRANSACTION_HASH.test(details.transactionHash) ? details.transactionHash : null;
+  const x402 = rail === 'x402-base' ? describeX402Operation(operation.details) : null;
+  const transactionHash = x402?.transactionHash ?? null;
   // The explorer of the configured network, only for operations made on that network.
-  const explorerUrl = transactionHash && chain.explorerUrl && details.network === chain.network ? `${chain.explorerUrl}/tx/${transactionHash}` : null;
+  const explorerUrl = transactionHash && chain.explorerUrl && x402?.network === chain.network ? `${chain.explorerUrl}/tx/${transactionHash}` : null;
   return {
     rail,
     reference: operation.reference,
@@ -158,42 +154,9 @@ function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'ne
     settledAt: operation.settledAt?.toISOString() ?? null,
     transactionHash,
     explorerUrl,
-    authorization: onChain && typeof details.paymentHeader === 'string' ? signedAuthorization(details.paymentHeader) : null,
-    sellerReceipt: onChain && isObject(details.sellerReceipt) ? (details.sellerReceipt as unknown as PaymentRailView['sellerReceipt']) : null,
+    authorization: x402?.authorization ?? null,
+    sellerReceipt: x402?.sellerReceipt ?? null,
   };
-}
-
-/** The terms of the stored x402 payment header; null when it cannot be read as one. */
-function signedAuthorization(header: string): PaymentAuthorizationView | null {
-  let decoded;
-  try {
-    decoded = decodePaymentHeader(header);
-  } catch {
-    return null;
-  }
-  const terms =
-    decoded.scheme === 'upto'
-      ? (({ from, permitted, witness, deadline, nonce }) => ({ from, to: witness.to, value: permitted.amount, validAfter: witness.validAfter, validBefore: deadline, nonce }))(decoded.payload.permit2Authorization)
-      : decoded.payload.authorization;
-  const validAfter = unixSecondsToIso(terms.validAfter);
-  const validBefore = unixSecondsToIso(terms.validBefore);
-  if (validAfter === null || validBefore === null) return null;
-  return {
-    scheme: decoded.scheme,
-    from: terms.from,
-    to: terms.to,
-    value: toDecimalString(BigInt(terms.value)),
-    validAfter,
-    validBefore,
-    nonce: terms.nonce,
-  };
-}
-
-/** Dates span ±8.64e15 ms; an EIP-3009 bound beyond that (a uint256) has no ISO form. */
-function unixSecondsToIso(seconds: string): string | null {
-  const value = BigInt(seconds);
-  if (value > 8_640_000_000_000n) return null;
-  return new Date(Number(value) * 1000).toISOString();
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

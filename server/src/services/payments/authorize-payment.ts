@@ -31,6 +31,7 @@ import { withAuditRetry } from '../audit/append-audit-event';
 import { getOrCreateAgentAccount } from '../ledger/post-ledger-transaction';
 import { intentSelect, toIntentView } from '../intents/intent-view';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
+import type { RailsByName } from '../rail-operations/rail';
 import { selectRail, type Rails } from '../rails/create-rails';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { openApproval } from './approval-steps';
@@ -61,7 +62,7 @@ export async function authorizePayment({ prisma, rails, startDeliveries, log }: 
  * request, together with its intent, signature and outbox row (services/x402/pay-in-request.ts).
  * The caller starts the deliveries of the events once the transaction has committed.
  */
-export function authorizeInTransaction(tx: TransactionClient, rails: Rails, log: AuthorizeDeps['log'], intentId: string): Promise<{ outcome: AuthorizeOutcome; deliveryIds: string[] }> {
+export function authorizeInTransaction(tx: TransactionClient, rails: RailsByName, log: AuthorizeDeps['log'], intentId: string): Promise<{ outcome: AuthorizeOutcome; deliveryIds: string[] }> {
   return new Front(tx, rails, log).authorize(intentId);
 }
 
@@ -80,7 +81,7 @@ class Front {
 
   constructor(
     private readonly tx: TransactionClient,
-    private readonly rails: Rails,
+    private readonly rails: RailsByName,
     private readonly log: AuthorizeDeps['log'],
   ) {}
 

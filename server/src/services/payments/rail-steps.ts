@@ -6,7 +6,8 @@
 import { AppError, INTENT_NOT_FOUND_MESSAGE, railFromDb, type RailStepResult } from '@purser/core';
 import type { Prisma, PrismaClient } from '@purser/db';
 import { selectRail, type Rails } from '../rails/create-rails';
-import { declinedError, recordOperationOnce, type RailPayment, type RailResult } from '../rails/rail';
+import { recordOperationOnce } from '../rail-operations/operation-record';
+import { declinedError, type RailPayment, type RailResult } from '../rail-operations/rail';
 
 /** What a rail needs of an intent, to quote or execute it. */
 export const railPaymentSelect = {

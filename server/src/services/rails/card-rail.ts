@@ -11,7 +11,8 @@
  */
 import { formatDollars, UNITS_PER_DOLLAR } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { sandboxRefusalFor, type Clock, type Rail, type SandboxRefusal } from './rail';
+import type { Clock, Rail } from '../rail-operations/rail';
+import { sandboxRefusalFor, type SandboxRefusal } from './sandbox-outcomes';
 import { createSimulatedRail } from './simulated-rail';
 
 export const DEFAULT_CARD_SETTLEMENT_DELAY_MS = 2_000;

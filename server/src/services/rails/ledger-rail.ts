@@ -5,7 +5,8 @@
  */
 import { CURRENCIES } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { readOperation, recordOperationOnce, toRailResult, type Clock, type Rail } from './rail';
+import { readOperation, recordOperationOnce, toRailResult } from '../rail-operations/operation-record';
+import type { Clock, Rail } from '../rail-operations/rail';
 
 export function createLedgerRail(deps: { prisma: PrismaClient; now: Clock }): Rail {
   const { prisma, now } = deps;

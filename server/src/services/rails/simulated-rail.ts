@@ -12,20 +12,9 @@
 import { randomBytes } from 'node:crypto';
 import { AppError, CURRENCIES } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import {
-  readOperation,
-  recordOperationOnce,
-  resolveOperation,
-  sandboxOutcomeOf,
-  toRailResult,
-  type Clock,
-  type NewOperation,
-  type Rail,
-  type RailDetails,
-  type RailPayment,
-  type SandboxRefusal,
-  type StoredOperation,
-} from './rail';
+import { readOperation, recordOperationOnce, resolveOperation, toRailResult, type NewOperation, type StoredOperation } from '../rail-operations/operation-record';
+import type { Clock, Rail, RailDetails, RailPayment } from '../rail-operations/rail';
+import { sandboxOutcomeOf, type SandboxRefusal } from './sandbox-outcomes';
 
 export interface SimulatedNetwork {
   name: 'card' | 'bank';

@@ -42,7 +42,8 @@ import {
 } from '@solana-program/token';
 import { AppError, CURRENCIES, DECIMALS, UNITS_PER_DOLLAR, type Currency } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { readOperation, recordOperationOnce, toRailResult, type Clock, type NewOperation, type Rail, type RailPayment } from './rail';
+import { readOperation, recordOperationOnce, toRailResult, type NewOperation } from '../rail-operations/operation-record';
+import type { Clock, Rail, RailPayment } from '../rail-operations/rail';
 
 export interface SolanaRailOptions {
   /** Any bytes: the treasury's and the mints' keys derive from them. Random per process by default. */

@@ -8,7 +8,7 @@
 import { AppError, toDecimalString, UNITS_PER_DOLLAR, type Currency, type TopUpWalletResult } from '@purser/core';
 import { ownerWalletSelect } from '@purser/db';
 import type { AppDeps } from '../../deps';
-import { assertSandbox, type SandboxCheckedNetwork } from '../chain/sandbox-only';
+import { assertSandbox, type SandboxCheckedNetwork } from '../chain/sandbox/sandbox-only';
 import { withIdempotency, type Idempotent } from '../idempotency/with-idempotency';
 import { externalAccountId, getOrCreateOwnerAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { ownerTransactionViewSelect, toOwnerTransactionView, toOwnerWalletView } from './wallet-views';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { NO_EXPLORER_NOTE, SANDBOX_FUNDING_NOTE, networkLinks, type LinkedNetwork } from './network-links';
 
-// The networks as the server's chain.network answers them (server/src/services/chain/start-chain.ts).
+// The networks as the server's chain.network answers them (server/src/services/chain/network/networks.ts, the sandbox's in chain/sandbox/start-sandbox-chain.ts).
 const SEPOLIA_USDC = '0x036CbD53842c5426634e7929541eC2318f3dCF7e';
 const BASE_SEPOLIA: LinkedNetwork = { sandbox: false, usdc_address: SEPOLIA_USDC, explorer_url: 'https://sepolia.basescan.org', faucet_url: 'https://faucet.circle.com' };
 const BASE: LinkedNetwork = { sandbox: false, usdc_address: '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', explorer_url: 'https://basescan.org', faucet_url: null };

@@ -135,7 +135,7 @@ export const PROTOCOLS: readonly [Protocol, ...Protocol[]] = [
     status: 'partial',
   },
   {
-    // ledger currencies (core/src/money.ts), sandbox FiatTokenV2_2 (services/chain/sandbox-contracts.ts)
+    // ledger currencies (core/src/money.ts), sandbox FiatTokenV2_2 (services/chain/sandbox/sandbox-contracts.ts)
     id: 'usdc',
     name: 'USDC',
     kind: 'Stablecoin',

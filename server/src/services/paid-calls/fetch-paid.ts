@@ -1,0 +1,84 @@
+/**
+ * /x402/fetch: requirements, payment and paid call in one, what most agents want. An upstream
+ * that does not ask for payment is answered as it is; one that does is paid with the recommended
+ * requirement (or through the agent's open channel to that seller), never above `max_amount`.
+ */
+import { AppError, toDecimalString, type X402FetchInput, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
+import type { AuthenticatedAgent } from '../agents/authenticate-agent';
+import { getIntent } from '../intents/get-intent';
+import { callUpstream, upstreamView } from './front/call-upstream';
+import { keptAnswersOf } from './front/kept-answers';
+import { channelToReuse, payThroughChannel } from './front/pay-through-channel';
+import { priceFor } from './front/price-requirement';
+import { recommendRequirement } from './front/recommend-requirement';
+import type { FetchOutcome, X402Deps } from './front/x402-deps';
+import { proxyX402Request } from './proxy-paid-call';
+import { schemeFor } from './schemes/lookup';
+import { signX402Payment } from './sign-payment';
+import type { X402IntentMetadata } from './x402/intent-metadata';
+import { readPaymentRequired } from './x402/payment-required';
+
+export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, input: X402FetchInput, options: { idempotencyKey?: string } = {}): Promise<FetchOutcome> {
+  const first = await callUpstream(deps, input);
+  const info = readPaymentRequired(first);
+  if (!info) return { kind: 'response', view: upstreamView(first, null) };
+
+  // An open channel to this seller is used before anything else it offers; otherwise the
+  // recommended requirement, which is a channel only when the seller offers nothing else.
+  const reuse = await channelToReuse(deps, agent, info);
+  const requirement = reuse?.requirement ?? recommendRequirement(info.accepts, info.x402Version, deps.chain.info.network, deps.chain.info.usdcAddress);
+  if (!requirement) {
+    throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
+  }
+  const priced = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
+  const price = priced.channel?.price ?? priced.amount;
+  if (input.max_amount !== undefined && price > input.max_amount) {
+    throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);
+  }
+  const sign = (channel: boolean) =>
+    signX402Payment(
+      deps,
+      agent,
+      {
+        requirement: requirement as unknown as X402SignPaymentInput['requirement'],
+        x402_version: info.x402Version,
+        url: input.url,
+        ...(info.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
+        // A channel pays many calls: it is named after its seller, not after the first call.
+        description: input.description ?? (channel ? `Payment channel to ${new URL(input.url).host}` : undefined),
+        category: input.category,
+        idempotency_key: input.idempotency_key,
+        ...(info.extensions ? { extensions: info.extensions } : {}),
+      },
+      { idempotencyKey: options.idempotencyKey, urlFetched: true, channel, forwardNow: !channel },
+    );
+  if (schemeFor(priced.scheme).channel) {
+    const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
+    return payThroughChannel(deps, agent, {
+      input,
+      info,
+      requirement: requirement as unknown as Record<string, unknown>,
+      priced,
+      ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
+      open: async () => (await sign(true)).view,
+    });
+  }
+  const signed = await sign(false);
+  if (!signed.authorized) return { kind: 'waiting', view: signed.view };
+  // The same call again, by its Idempotency-Key (a client retrying after a lost answer): the
+  // answer the seller gave for this payment, not an attempt to redeem its header twice.
+  const kept = signed.replayed ? await keptSellerResponse(deps, agent, signed.view.intent_id) : null;
+  if (kept) return { kind: 'response', view: kept };
+  return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }, signed.signedHere) };
+}
+
+async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, intentId: string): Promise<X402UpstreamResponseView | null> {
+  const operation = await deps.db.prisma.railOperation.findFirst({
+    where: { paymentIntentId: intentId, status: 'settled', paymentIntent: { agentId: agent.agentId } },
+    select: { details: true },
+  });
+  const { sellerResponse, transactionHash, sellerReceipt } = keptAnswersOf(operation?.details);
+  if (!sellerResponse) return null;
+  const intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
+  return { ...sellerResponse, payment: { intent_id: intentId, status: intent.status, transaction_hash: transactionHash ?? null }, seller_receipt: sellerReceipt ?? null };
+}

@@ -1,0 +1,59 @@
+/**
+ * What the front keeps with a paid call's rail operation, beside its scheme's state: the seller's
+ * answer to a settled payment (so the same call repeated gets it again instead of a refusal to
+ * redeem its header twice) and the seller's receipt as checked. And what the front reads of any
+ * operation: the header it hands out, the window it may be used in, its transaction once settled.
+ */
+import type { PrismaClient } from '@purser/db';
+import type { X402UpstreamResponseView } from '@purser/core';
+import { z } from 'zod';
+import { mergeDetails } from '../schemes/operation-details';
+import type { SellerReceipt } from './seller-receipts';
+
+const KeptAnswers = z.looseObject({
+  scheme: z.string().optional(),
+  network: z.string().optional(),
+  payer: z.string().optional(),
+  paymentHeader: z.string().optional(),
+  validBefore: z.string().optional(),
+  latestValidBefore: z.string().optional(),
+  transactionHash: z.string().nullable().optional(),
+  sellerResponse: z.custom<Omit<X402UpstreamResponseView, 'payment'>>((value) => typeof value === 'object' && value !== null).optional(),
+  sellerReceipt: z.custom<SellerReceipt>((value) => typeof value === 'object' && value !== null).optional(),
+});
+export type KeptAnswers = z.infer<typeof KeptAnswers>;
+
+/** The front's view of an operation's details (anything unreadable as absent). */
+export function keptAnswersOf(details: unknown): KeptAnswers {
+  const parsed = KeptAnswers.safeParse(details);
+  return parsed.success ? parsed.data : {};
+}
+
+/** What a kept seller response may weigh; a larger one is answered once and not kept. */
+const KEPT_RESPONSE_MAX_BYTES = 256 * 1024;
+/** What a kept seller receipt may weigh. */
+const KEPT_RECEIPT_MAX_BYTES = 16 * 1024;
+
+/**
+ * The payment's transaction hash, once settled. With `keep`, the seller's answer to a settled
+ * payment is kept with its rail operation in the same statement. It is merged into the stored
+ * details once the operation is settled, after the workflow wrote its own details, so neither
+ * write loses the other's.
+ */
+export async function keepSellerResponse(prisma: PrismaClient, intentId: string, keep: X402UpstreamResponseView | null): Promise<string | null> {
+  if (keep && Buffer.byteLength(keep.body) <= KEPT_RESPONSE_MAX_BYTES) {
+    const { payment: _payment, ...kept } = keep;
+    const patch: Partial<KeptAnswers> = { sellerResponse: kept };
+    const updated = await mergeDetails(prisma, { intentId, status: 'settled' }, patch);
+    if (updated) return keptAnswersOf(updated).transactionHash ?? null;
+  }
+  const operation = await prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
+  return keptAnswersOf(operation?.details).transactionHash ?? null;
+}
+
+/** Keeps a checked seller receipt with the settled operation, when it is not too heavy. */
+export async function keepSellerReceipt(prisma: PrismaClient, intentId: string, receipt: SellerReceipt): Promise<void> {
+  if (Buffer.byteLength(JSON.stringify(receipt)) > KEPT_RECEIPT_MAX_BYTES) return;
+  const patch: Partial<KeptAnswers> = { sellerReceipt: receipt };
+  await mergeDetails(prisma, { intentId, status: 'settled' }, patch);
+}

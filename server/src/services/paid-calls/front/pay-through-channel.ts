@@ -1,0 +1,124 @@
+/**
+ * A paid call through a channel (schemes/batch-settlement/): one deposit, held once like any
+ * payment, then one voucher per call. When Purser opens a channel on its own (/x402/fetch): only
+ * when the seller offers a channel and nothing else on our network, or when the agent already has
+ * an open channel to that seller (same payee, seller key, terms and network) with room for the
+ * call. The calls through one channel are signed and sent one at a time in this process (the
+ * seller takes a channel's vouchers only in order); the channel's row lock keeps two processes
+ * from signing the same cumulative. The seller's call is outside the transaction: a slow seller
+ * holds no database connection. A voucher that was sent is recorded even when the seller's answer
+ * fails: it can be claimed either way.
+ */
+import { AppError, toDecimalString, type X402FetchInput, type X402SignedPaymentView } from '@purser/core';
+import type { PaymentPayload } from '@x402/core/types';
+import { oneAtATimeBy } from '../../../one-at-a-time';
+import type { AuthenticatedAgent } from '../../agents/authenticate-agent';
+import { findOpenChannel } from '../schemes/batch-settlement/find-open-channel';
+import { alreadyPaid, recordChannelVoucher } from '../schemes/batch-settlement/voucher';
+import { isPayableScheme } from '../payable-schemes';
+import { schemeFor } from '../schemes/lookup';
+import type { PricedRequirement } from '../schemes/payment-scheme';
+import { paymentHeaderName } from '../x402/payment-header';
+import type { PaymentRequiredInfo } from '../x402/payment-required';
+import { callUpstream, upstreamView } from './call-upstream';
+import { priceFor } from './price-requirement';
+import { schemeContext, type FetchOutcome, type X402Deps } from './x402-deps';
+
+/**
+ * The seller's channel requirement that an open channel of the agent can pay, if any: an open
+ * channel is used before anything else the seller offers.
+ */
+export async function channelToReuse(deps: X402Deps, agent: AuthenticatedAgent, info: PaymentRequiredInfo): Promise<{ requirement: Record<string, unknown> } | null> {
+  for (const requirement of info.accepts) {
+    if (!isPayableScheme(requirement.scheme) || !schemeFor(requirement.scheme).channel) continue;
+    let priced: PricedRequirement;
+    try {
+      priced = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
+    } catch {
+      continue;
+    }
+    if (await findOpenChannel(deps.db.prisma, agent.agentId, priced)) return { requirement: requirement as unknown as Record<string, unknown> };
+  }
+  return null;
+}
+
+/**
+ * The per-transaction limit a channel's deposit must fit: the deposit is one payment, so the
+ * seller's minimum above it is refused here, before an intent exists, with the reason.
+ */
+async function assertDepositWithinLimit(deps: X402Deps, agentId: string, deposit: bigint): Promise<void> {
+  const rules = await deps.db.prisma.spendingRules.findUnique({ where: { agentId }, select: { maxTransactionAmount: true } });
+  if (rules && deposit > rules.maxTransactionAmount) {
+    throw new AppError(
+      'POLICY_VIOLATION',
+      `The seller's channel needs a deposit of ${toDecimalString(deposit)} USDC, above the agent's per-transaction limit of ${toDecimalString(rules.maxTransactionAmount)} USDC; no channel was opened and nothing was held or signed`,
+    );
+  }
+}
+
+export interface ChannelCall {
+  input: X402FetchInput;
+  /** The call's Idempotency-Key (header or body): a call repeated with it signs no second voucher. */
+  idempotencyKey?: string;
+  info: PaymentRequiredInfo;
+  requirement: Record<string, unknown>;
+  priced: PricedRequirement;
+  /** Opens a channel: the payment intent of the deposit, answered once it is held or waits. */
+  open: () => Promise<X402SignedPaymentView>;
+}
+
+/** Per channel, one call at a time in this process. */
+const oneChannelCallAtATime = oneAtATimeBy<string>();
+
+/**
+ * Pays one call through the agent's open channel to this seller, opening one first when there is
+ * none with room: signs the voucher, records it, and calls the seller with it.
+ */
+export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgent, call: ChannelCall): Promise<FetchOutcome> {
+  const { priced, input } = call;
+  await assertNotPaidYet(deps, agent.agentId, call.idempotencyKey);
+  let channel = await findOpenChannel(deps.db.prisma, agent.agentId, priced);
+  if (!channel) {
+    await assertDepositWithinLimit(deps, agent.agentId, priced.amount);
+    const opened = await call.open();
+    if (opened.status !== 'processing') return { kind: 'waiting', view: opened };
+    const operation = await deps.db.prisma.railOperation.findUnique({ where: { paymentIntentId: opened.intent_id }, select: { id: true, status: true } });
+    if (!operation || operation.status !== 'pending') return { kind: 'waiting', view: opened };
+    channel = { intentId: opened.intent_id, operationId: operation.id };
+  }
+  const open = channel;
+  const domain = await deps.chain.usdcDomain();
+  const { response, voucher } = await oneChannelCallAtATime(open.operationId, async () => {
+    const signed = await recordChannelVoucher(schemeContext(deps), domain, {
+      agentId: agent.agentId,
+      channel: open,
+      requirement: call.requirement,
+      priced,
+      resource: call.info.resource?.url ?? input.url,
+      ...(call.info.resource ? { paymentResource: call.info.resource as PaymentPayload['resource'] } : {}),
+      ...(call.idempotencyKey !== undefined ? { idempotencyKey: call.idempotencyKey } : {}),
+    });
+    const answer = await callUpstream(deps, { ...input, headers: { ...input.headers, [paymentHeaderName(2)]: signed.header } });
+    return { response: answer, voucher: signed.voucher };
+  });
+  return {
+    kind: 'response',
+    view: {
+      ...upstreamView(response, { intent_id: open.intentId, status: 'processing', transaction_hash: null }),
+      channel_voucher: voucher,
+    },
+  };
+}
+
+/**
+ * A call through a channel repeated with its Idempotency-Key (a client retrying after a lost
+ * answer) is not paid again. The seller's answer to the first is not kept, so it is refused.
+ */
+async function assertNotPaidYet(deps: X402Deps, agentId: string, idempotencyKey: string | undefined): Promise<void> {
+  if (idempotencyKey === undefined) return;
+  const paid = await deps.db.prisma.channelVoucher.findUnique({
+    where: { agentId_idempotencyKey: { agentId, idempotencyKey } },
+    select: { paymentIntentId: true, cumulative: true },
+  });
+  if (paid) throw alreadyPaid(paid.paymentIntentId);
+}
