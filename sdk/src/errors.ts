@@ -94,7 +94,7 @@ export class X402PriceCapError extends PurserApiError {
   }
 }
 
-/** The API's refusal of an x402 price above `max_amount` (x402-services.ts, fetchWithX402), typed; any other error as it is. */
+/** The API's refusal of an x402 price above `max_amount` (server paid-calls/fetch-paid.ts, fetchWithX402), typed; any other error as it is. */
 export function x402PriceCapErrorFrom(error: unknown, maxAmount: string): unknown {
   if (error instanceof PurserApiError && error.code === 'POLICY_VIOLATION' && /more than max_amount/.test(error.message)) return new X402PriceCapError(error, maxAmount);
   return error;

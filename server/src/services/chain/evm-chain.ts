@@ -68,18 +68,6 @@ export interface EvmChain {
   cancelAuthorization(request: { authorizer: Address; nonce: Hex; signature: Hex; sender?: Account }): Promise<Hex>;
   /** Permit2's unordered nonce of `owner`: true once used by a transfer or invalidated. */
   permit2NonceUsed(owner: Address, nonce: bigint): Promise<boolean>;
-  /**
-   * The transfer that used an `upto` authorisation (Permit2 nonce `nonce` of `owner`, paying
-   * `payTo`), searched from `fromBlock`: its transaction and the USDC it moved from `owner` to
-   * `payTo`, read from the token's Transfer logs; null while none is found.
-   */
-  uptoSettlement(request: { owner: Address; payTo: Address; nonce: bigint; fromBlock: bigint }): Promise<{ transactionHash: Hex; amount: bigint } | null>;
-  /**
-   * The same settlement read from one transaction a seller named: the USDC it moved from `owner`
-   * to `payTo`, when it succeeded and called the upto proxy with `owner`'s permit of nonce
-   * `nonce`; null otherwise (another transaction, reverted, not mined yet).
-   */
-  uptoSettlementIn(transactionHash: Hex, request: { owner: Address; payTo: Address; nonce: bigint }): Promise<{ transactionHash: Hex; amount: bigint } | null>;
   /** USDC's allowance of `owner` to Permit2, and `owner`'s EIP-2612 permit nonce. */
   permit2Allowance(owner: Address): Promise<{ allowance: bigint; permitNonce: bigint }>;
   /**

@@ -1,8 +1,8 @@
 /**
  * The outbox of payment workflows. An x402 payment is authorised, held and signed in the agent's
- * own request (services/x402/pay-in-request.ts), and its workflow (capture or release, on chain
- * and in the ledger) must run whatever happens next: the process may die right after the commit,
- * or Temporal may be down. So the transaction that holds the funds also writes an outbox row, and
+ * own request (services/paid-calls/front/pay-in-request.ts), and its workflow (capture or
+ * release, on chain and in the ledger) must run whatever happens next: the process may die right
+ * after the commit, or Temporal may be down. So the transaction that holds the funds also writes an outbox row, and
  * the row is deleted only once Temporal has the workflow.
  *
  * The request starts its own workflow right after the commit; the relay starts every row left

@@ -1,6 +1,7 @@
 /**
- * The one HTTP client for URLs someone else chose: x402 upstreams (services/x402/upstream.ts)
- * and webhook endpoints (services/webhooks/deliver-webhook.ts).
+ * The one HTTP client for URLs someone else chose: x402 upstreams
+ * (services/paid-calls/front/upstream.ts) and webhook endpoints
+ * (services/webhooks/deliver-webhook.ts).
  *
  * The request is fenced in: http(s) only, no credentials in the URL, the outbound policy
  * checked before connecting (names and literal addresses) and inside the connection's own

@@ -20,6 +20,7 @@ import { signedByWorkflow, signedInRequest } from './front/signed-by-workflow';
 import type { X402Deps } from './front/x402-deps';
 import { NO_SINGLE_HEADER } from './schemes/batch-settlement/batch-settlement-scheme';
 import { schemeFor } from './schemes/lookup';
+import { refused } from './schemes/problems';
 import type { X402IntentMetadata } from './x402/intent-metadata';
 import { paymentHeaderName } from './x402/payment-header';
 
@@ -45,7 +46,7 @@ export async function signX402Payment(
   const priced = priceFor(deps, requirement, version);
   const { amount, payTo, scheme } = priced;
   const { paidInRequest, channel } = schemeFor(scheme);
-  if (channel && !options.channel) throw new AppError('X402_REFUSED', NO_SINGLE_HEADER);
+  if (channel && !options.channel) throw refused(NO_SINGLE_HEADER);
 
   const url = input.url ?? input.resource?.url ?? (typeof requirement.resource === 'string' ? requirement.resource : undefined);
   const merchant = url ? new URL(url).host : payTo;

@@ -59,8 +59,9 @@ export async function authorizePayment({ prisma, rails, startDeliveries, log }: 
 
 /**
  * The front in a transaction of the caller's: an x402 payment is authorised in the agent's own
- * request, together with its intent, signature and outbox row (services/x402/pay-in-request.ts).
- * The caller starts the deliveries of the events once the transaction has committed.
+ * request, together with its intent, signature and outbox row
+ * (services/paid-calls/front/pay-in-request.ts). The caller starts the deliveries of the events
+ * once the transaction has committed.
  */
 export function authorizeInTransaction(tx: TransactionClient, rails: RailsByName, log: AuthorizeDeps['log'], intentId: string): Promise<{ outcome: AuthorizeOutcome; deliveryIds: string[] }> {
   return new Front(tx, rails, log).authorize(intentId);

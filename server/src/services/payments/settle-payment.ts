@@ -25,6 +25,7 @@ import {
 } from '../ledger/post-ledger-transaction';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { budgetAlertDeliveryIds, recordBudgetAlerts } from '../budgets/record-budget-alerts';
+import { settlementFactsOf } from '../rail-operations/settlement-facts';
 
 
 export interface CaptureResult {
@@ -115,8 +116,8 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
  */
 async function capturedAmount(tx: TransactionClient, intentId: string, held: bigint): Promise<bigint> {
   const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
-  const captured = (operation?.details as Prisma.JsonObject | undefined)?.capturedAmount;
-  if (operation?.rail !== 'x402_base' || typeof captured !== 'string') return held;
+  const captured = settlementFactsOf(operation?.details).capturedAmount;
+  if (operation?.rail !== 'x402_base' || captured === undefined) return held;
   const amount = BigInt(captured);
   if (amount <= 0n || amount > held) throw new Error(`Payment intent ${intentId}: the chain moved ${captured}, outside the held ${held}`);
   return amount;
@@ -129,7 +130,7 @@ async function capturedAmount(tx: TransactionClient, intentId: string, held: big
 async function recordChainSettlement(tx: TransactionClient, intentId: string, agentId: string): Promise<void> {
   const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
   if (operation?.rail !== 'x402_base') return;
-  const details = operation.details as Prisma.JsonObject;
+  const details = settlementFactsOf(operation.details);
   const row = await tx.agentTransaction.findFirst({ where: { paymentIntentId: intentId, agentId, type: 'payment' }, select: { id: true, metadata: true } });
   if (!row) return;
   await tx.agentTransaction.update({

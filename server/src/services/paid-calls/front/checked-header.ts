@@ -4,11 +4,12 @@
  * one the seller already redeemed, or one that expired, is refused before the seller sees it.
  */
 import { AppError } from '@purser/core';
-import { getAddress, type Address } from 'viem';
+import { getAddress, zeroAddress } from 'viem';
 import type { AuthenticatedAgent } from '../../agents/authenticate-agent';
 import { x402MetadataOf } from '../x402/intent-metadata';
 import { paymentReference, type DecodedPaymentHeader } from '../x402/payment-header';
 import { keptAnswersOf, type KeptAnswers } from './kept-answers';
+import { refused } from '../schemes/problems';
 import { priceFor } from './price-requirement';
 import { assertSignedAsPriced } from './signed-headers';
 import type { X402Deps } from './x402-deps';
@@ -27,7 +28,7 @@ export function intentTerms(deps: X402Deps, intentId: string) {
 /** Checks `header` against the intent it was signed for; throws X402_REFUSED listing every difference. */
 export async function checkedHeader(deps: X402Deps, header: string, intent: { toAddress: string | null; metadata: unknown }, details: KeptAnswers): Promise<void> {
   const x402 = x402MetadataOf(intent.metadata);
-  if (!x402 || !intent.toAddress) throw new AppError('X402_REFUSED', 'This payment intent holds no x402 requirement; its header is not used');
+  if (!x402 || !intent.toAddress) throw refused('This payment intent holds no x402 requirement; its header is not used');
   const priced = priceFor(deps, x402.requirement, x402.x402_version);
   await assertSignedAsPriced(
     header,
@@ -36,7 +37,8 @@ export async function checkedHeader(deps: X402Deps, header: string, intent: { to
       // what the seller settled); the rail pays an intent only at its requirement's price.
       ...priced,
       payTo: getAddress(intent.toAddress),
-      from: details.payer as Address,
+      // A record without its payer cannot match any signature.
+      from: details.payer ?? zeroAddress,
       latestValidBefore: BigInt(String(details.latestValidBefore ?? details.validBefore)),
     },
     await deps.chain.usdcDomain(),

@@ -6,6 +6,7 @@
  */
 import type { PrismaClient } from '@purser/db';
 import type { X402UpstreamResponseView } from '@purser/core';
+import type { Address } from 'viem';
 import { z } from 'zod';
 import { mergeDetails } from '../schemes/operation-details';
 import type { SellerReceipt } from './seller-receipts';
@@ -13,7 +14,11 @@ import type { SellerReceipt } from './seller-receipts';
 const KeptAnswers = z.looseObject({
   scheme: z.string().optional(),
   network: z.string().optional(),
-  payer: z.string().optional(),
+  payer: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/)
+    .transform((value) => value as Address)
+    .optional(),
   paymentHeader: z.string().optional(),
   validBefore: z.string().optional(),
   latestValidBefore: z.string().optional(),

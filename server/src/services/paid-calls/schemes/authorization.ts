@@ -6,6 +6,8 @@
 import { AppError } from '@purser/core';
 import { encodePaymentSignatureHeader } from '@x402/core/http';
 import type { PaymentPayload, PaymentRequirements } from '@x402/core/types';
+import type { LocalAccount } from 'viem';
+import { readAgentEvmAccount } from '../../identity/agent-keys';
 import { resolveOperation, type NewOperation, type StoredOperation } from '../../rail-operations/operation-record';
 import type { RailDetails } from '../../rail-operations/rail';
 import { decodePaymentHeader, paymentReference, type DecodedPaymentHeader } from '../x402/payment-header';
@@ -128,6 +130,30 @@ export async function expiredOrPending(context: SchemeContext, operation: Stored
     });
   }
   return operation;
+}
+
+/**
+ * Voids a pending authorisation with the agent's key (`voidOnChain`: the scheme's transaction),
+ * then reads how it ended: cancelled, or used if the seller redeemed it first (the void then
+ * reverts, and the chain says so). Throws while the chain cannot tell.
+ */
+export async function cancelAuthorization(
+  context: SchemeContext,
+  operation: StoredOperation,
+  agentId: string,
+  follow: (context: SchemeContext, operation: StoredOperation) => Promise<StoredOperation>,
+  voidOnChain: (account: LocalAccount, operation: StoredOperation) => Promise<StoredOperation>,
+): Promise<StoredOperation> {
+  const current = await follow(context, operation);
+  if (current.status !== 'pending') return current;
+  try {
+    const account = await readAgentEvmAccount(context.prisma, context.masterKey, agentId, { evenIfRevoked: true });
+    return await follow(context, await voidOnChain(account, current));
+  } catch (error) {
+    const after = await follow(context, current);
+    if (after.status !== 'pending') return after;
+    throw error;
+  }
 }
 
 /** How an unused authorisation ends when the agent voided it on chain first. */

@@ -56,21 +56,15 @@ export interface ChannelTerms {
 /** What a scheme adds to the common price: the amount to hold, and its own terms. */
 export type SchemeTerms = Pick<PricedRequirement, 'amount' | 'facilitator' | 'channel'>;
 
-/** What a header must say to be used for a payment intent. */
-export interface AuthorizationTerms {
-  x402Version: X402Version;
-  scheme: PayableScheme;
-  network: string;
-  asset: Address;
-  payTo: Address;
-  amount: bigint;
-  /** The agent's address: the authorizer. */
+/**
+ * What a header must say to be used for a payment intent: what was priced (for `upto` the maximum,
+ * with the facilitator the seller named, the only one who may settle), signed by the agent (the
+ * authorizer), valid until `latestValidBefore` (unix seconds; for `upto`, Permit2's deadline) at most.
+ */
+export type AuthorizationTerms = Pick<PricedRequirement, 'x402Version' | 'scheme' | 'network' | 'asset' | 'payTo' | 'amount' | 'facilitator'> & {
   from: Address;
-  /** The latest validBefore (unix seconds) the window allows: for `upto`, Permit2's deadline. */
   latestValidBefore: bigint;
-  /** `upto` only: the facilitator the seller named, the only one who may settle. */
-  facilitator?: Address;
-}
+};
 
 /** The USDC contract's EIP-712 domain, as the chain reads it. */
 export type UsdcDomain = Awaited<ReturnType<EvmChain['usdcDomain']>>;

@@ -33,7 +33,7 @@ export const PROTOCOL_NAMES = ['X402', 'AP2', 'A2A', 'ACP', 'MCP', 'DID', 'Solan
 /** Never empty: the navigator opens on the first. */
 export const PROTOCOLS: readonly [Protocol, ...Protocol[]] = [
   {
-    // server/src/services/x402, server/src/services/rails/x402-base-rail.ts, docs/agent-api.md
+    // server/src/services/paid-calls (its README), docs/agent-api.md
     id: 'x402',
     name: 'X402',
     kind: 'Payments over HTTP',

@@ -19,6 +19,7 @@ import { chainClockSeconds } from '../chain-clock';
 import { mergeDetails } from '../operation-details';
 import type { ChannelTerms, PaymentScheme, SchemeContext } from '../payment-scheme';
 import { refused } from '../problems';
+import { channelConfigOf } from './channel-client';
 import { channelStateOf, type ChannelState } from './channel-state';
 import { withdrawUnclaimed } from './withdraw-unclaimed';
 
@@ -76,7 +77,7 @@ export const batchSettlementScheme: PaymentScheme = {
       fromBlock: '0',
       transactionHash: null,
     };
-    state.channelId = computeChannelId({ payer, payerAuthorizer: payer, receiver: price.payTo, receiverAuthorizer: terms.receiverAuthorizer, token: price.asset, withdrawDelay: terms.withdrawDelay, salt: state.salt as Hex }, chain.info.network);
+    state.channelId = computeChannelId(channelConfigOf(state, price.asset), chain.info.network);
     state.fromBlock = (await chain.latestBlock()).number.toString();
     return { reference: state.channelId, status: 'pending', settleAfter: new Date(Date.now() + CHANNEL_POLL_MS), details: state as RailDetails };
   },

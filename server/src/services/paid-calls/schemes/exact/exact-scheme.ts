@@ -8,10 +8,9 @@
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
 import type { Hex } from 'viem';
-import { readAgentEvmAccount } from '../../../identity/agent-keys';
 import { resolveOperation, type StoredOperation } from '../../../rail-operations/operation-record';
 import { exactPayload } from '../../x402/payment-header';
-import { CANCELLED_ON_CHAIN, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
+import { CANCELLED_ON_CHAIN, cancelAuthorization, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
 import type { PaymentScheme, SchemeContext } from '../payment-scheme';
 import { searchFromBlock } from '../search-from-block';
 import { cancelAuthorizationOnChain, checkEip3009Authorization, usedInTransaction } from './eip3009';
@@ -36,20 +35,11 @@ export const exactScheme: PaymentScheme = {
 
   nextLook: (context, operation, now) => nextLookAtAuthorization(context, operation, exactStateOf(operation).validBefore, now),
 
-  async cancel(context, operation, agentId) {
-    const current = await follow(context, operation);
-    if (current.status !== 'pending') return current;
-    try {
-      const account = await readAgentEvmAccount(context.prisma, context.masterKey, agentId, { evenIfRevoked: true });
+  cancel: (context, operation, agentId) =>
+    cancelAuthorization(context, operation, agentId, follow, async (account, current) => {
       await cancelAuthorizationOnChain(context.chain, account, exactStateOf(current).nonce as Hex);
-    } catch (error) {
-      // The seller may have redeemed it first (the cancel then reverts): the chain says.
-      const after = await follow(context, current);
-      if (after.status !== 'pending') return after;
-      throw error;
-    }
-    return follow(context, current);
-  },
+      return current;
+    }),
 
   async confirm(context, operation, transactionHash) {
     const { payer, nonce } = exactStateOf(operation);

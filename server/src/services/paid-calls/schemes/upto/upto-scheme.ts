@@ -10,16 +10,16 @@
 import { getAddress, isAddress } from 'viem';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
 import type { Address } from 'viem';
-import { readAgentEvmAccount } from '../../../identity/agent-keys';
 import { resolveOperation, type StoredOperation } from '../../../rail-operations/operation-record';
 import { uptoPayload } from '../../x402/payment-header';
-import { CANCELLED_ON_CHAIN, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
+import { CANCELLED_ON_CHAIN, cancelAuthorization, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
 import { mergeDetails } from '../operation-details';
 import type { PaymentScheme, SchemeContext } from '../payment-scheme';
 import { refused } from '../problems';
 import { searchFromBlock } from '../search-from-block';
 import { checkPermit2Authorization } from './permit2';
 import { syncPermit2Allowance } from './permit2-allowance';
+import { findUptoSettlement, uptoSettlementIn } from './upto-settlement';
 import { uptoStateOf, type UptoState } from './upto-state';
 
 export const uptoScheme: PaymentScheme = {
@@ -56,25 +56,17 @@ export const uptoScheme: PaymentScheme = {
 
   nextLook: (context, operation, now) => nextLookAtAuthorization(context, operation, uptoStateOf(operation).validBefore, now),
 
-  async cancel(context, operation, agentId) {
-    const current = await follow(context, operation);
-    if (current.status !== 'pending') return current;
-    try {
-      const account = await readAgentEvmAccount(context.prisma, context.masterKey, agentId, { evenIfRevoked: true });
+  cancel: (context, operation, agentId) =>
+    cancelAuthorization(context, operation, agentId, follow, async (account, current) => {
       const cancelTransactionHash = await context.chain.invalidatePermit2Nonce(account, BigInt(uptoStateOf(current).nonce));
       const patch: Partial<UptoState> = { cancelTransactionHash };
       const details = await mergeDetails(context.prisma, { id: current.id, status: 'pending' }, patch);
-      return follow(context, { ...current, details: details ? (details as StoredOperation['details']) : current.details });
-    } catch (error) {
-      const after = await follow(context, current);
-      if (after.status !== 'pending') return after;
-      throw error;
-    }
-  },
+      return { ...current, details: (details ?? { ...current.details, ...patch }) as StoredOperation['details'] };
+    }),
 
   async confirm(context, operation, transactionHash) {
     const state = uptoStateOf(operation);
-    const settlement = await context.chain.uptoSettlementIn(transactionHash, { owner: state.payer as Address, payTo: state.payTo as Address, nonce: BigInt(state.nonce) });
+    const settlement = await uptoSettlementIn(context.chain.publicClient, context.chain.info.usdcAddress, transactionHash, { owner: state.payer as Address, payTo: state.payTo as Address, nonce: BigInt(state.nonce) });
     if (!settlement) return null;
     const settled = await resolveOperation(context.prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash, capturedAmount: settlement.amount.toString() });
     void syncPermit2Allowance(context, state.agentId).catch(() => {});
@@ -103,7 +95,7 @@ async function follow(context: SchemeContext, operation: StoredOperation): Promi
     ended = await expiredOrPending(context, operation, BigInt(state.validBefore));
   } else {
     const search = { owner: state.payer as Address, payTo: state.payTo as Address, nonce };
-    const settlement = await searchFromBlock(chain.info, BigInt(state.fromBlock), (fromBlock) => chain.uptoSettlement({ ...search, fromBlock }), (found) => found !== null);
+    const settlement = await searchFromBlock(chain.info, BigInt(state.fromBlock), (fromBlock) => findUptoSettlement(chain.publicClient, chain.info.usdcAddress, { ...search, fromBlock }), (found) => found !== null);
     if (settlement) {
       ended = await resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: settlement.transactionHash, capturedAmount: settlement.amount.toString() });
     } else if (state.cancelTransactionHash !== undefined) {
