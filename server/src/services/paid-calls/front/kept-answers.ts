@@ -49,7 +49,7 @@ export async function keepSellerResponse(prisma: PrismaClient, intentId: string,
   if (keep && Buffer.byteLength(keep.body) <= KEPT_RESPONSE_MAX_BYTES) {
     const { payment: _payment, ...kept } = keep;
     const patch: Partial<KeptAnswers> = { sellerResponse: kept };
-    const updated = await mergeDetails(prisma, { intentId, status: 'settled' }, patch);
+    const updated = await mergeDetails(prisma, { intentId, status: 'settled' }, patch, { returning: ['transactionHash'] });
     if (updated) return keptAnswersOf(updated).transactionHash ?? null;
   }
   const operation = await prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
@@ -60,5 +60,5 @@ export async function keepSellerResponse(prisma: PrismaClient, intentId: string,
 export async function keepSellerReceipt(prisma: PrismaClient, intentId: string, receipt: SellerReceipt): Promise<void> {
   if (Buffer.byteLength(JSON.stringify(receipt)) > KEPT_RECEIPT_MAX_BYTES) return;
   const patch: Partial<KeptAnswers> = { sellerReceipt: receipt };
-  await mergeDetails(prisma, { intentId, status: 'settled' }, patch);
+  await mergeDetails(prisma, { intentId, status: 'settled' }, patch, { returning: [] });
 }

@@ -17,19 +17,33 @@ export interface DetailsTarget {
 
 /**
  * Merges `patch` into the target's details (keys in `keepFirst` keep a value already stored) and
- * answers the details as stored afterwards; null when no operation matched.
+ * answers the details as stored afterwards, or only the `returning` keys of them (a kept seller
+ * answer may weigh 256 kB: it is not read back for a transaction hash); null when no operation
+ * matched.
  */
-export async function mergeDetails(db: TransactionClient, target: DetailsTarget, patch: Record<string, unknown>, keepFirst: readonly string[] = []): Promise<Record<string, unknown> | null> {
+export async function mergeDetails(
+  db: TransactionClient,
+  target: DetailsTarget,
+  patch: Record<string, unknown>,
+  options: { keepFirst?: readonly string[]; returning?: readonly string[] } = {},
+): Promise<Record<string, unknown> | null> {
+  const { keepFirst = [], returning } = options;
   const where = [
     target.id !== undefined ? Prisma.sql`id = ${target.id}::uuid` : null,
     target.intentId !== undefined ? Prisma.sql`payment_intent_id = ${target.intentId}::uuid` : null,
     target.status !== undefined ? Prisma.sql`status::text = ${target.status}` : null,
   ].filter((condition) => condition !== null);
   if (target.id === undefined && target.intentId === undefined) throw new Error('mergeDetails needs an operation or an intent');
-  const kept = keepFirst.length === 0 ? Prisma.sql`'{}'::jsonb` : Prisma.sql`jsonb_strip_nulls(jsonb_build_object(${Prisma.join(keepFirst.flatMap((key) => [Prisma.sql`${key}::text`, Prisma.sql`details->${key}::text`]))}))`;
+  const kept = Prisma.sql`jsonb_strip_nulls(${pick(keepFirst)})`;
   const [row] = await db.$queryRaw<Array<{ details: Record<string, unknown> }>>`
     UPDATE rail_operations SET details = details || ${JSON.stringify(patch)}::jsonb || ${kept}, updated_at = now()
      WHERE ${Prisma.join(where, ' AND ')}
-     RETURNING details`;
+     RETURNING ${returning ? pick(returning) : Prisma.sql`details`} AS details`;
   return row?.details ?? null;
+}
+
+/** The stored details' values of `keys`, as one JSON object (`{}` for none). */
+function pick(keys: readonly string[]): Prisma.Sql {
+  if (keys.length === 0) return Prisma.sql`'{}'::jsonb`;
+  return Prisma.sql`jsonb_build_object(${Prisma.join(keys.flatMap((key) => [Prisma.sql`${key}::text`, Prisma.sql`details->${key}::text`]))})`;
 }

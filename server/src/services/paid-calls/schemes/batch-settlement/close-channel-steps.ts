@@ -15,7 +15,7 @@ import { ChannelState } from './channel-state';
 export async function recordCloseRequest(context: SchemeContext, intentId: string): Promise<{ state: ChannelState; open: boolean }> {
   return context.prisma.$transaction(async (tx) => {
     const patch: Partial<ChannelState> = { closeRequested: true, closeRequestedAt: Math.floor(Date.now() / 1000) };
-    const merged = await mergeDetails(tx, { intentId, status: 'pending' }, patch, ['closeRequestedAt']);
+    const merged = await mergeDetails(tx, { intentId, status: 'pending' }, patch, { keepFirst: ['closeRequestedAt'] });
     if (merged) return { state: ChannelState.parse(merged), open: true };
     const row = await tx.railOperation.findUniqueOrThrow({ where: { paymentIntentId: intentId }, select: { details: true } });
     return { state: ChannelState.parse(row.details), open: false };
@@ -38,7 +38,7 @@ export async function askForRefund(context: SchemeContext, intentId: string, sta
   }
   if (!refund.success) {
     const patch: Partial<ChannelState> = { refundFailed: true };
-    await mergeDetails(context.prisma, { intentId, status: 'pending' }, patch);
+    await mergeDetails(context.prisma, { intentId, status: 'pending' }, patch, { returning: [] });
   }
   return refund;
 }

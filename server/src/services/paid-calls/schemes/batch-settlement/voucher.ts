@@ -86,7 +86,7 @@ export async function recordChannelVoucher(context: SchemeContext, domain: UsdcD
       vouchers: state.vouchers + 1,
       ...(signed.type === 'deposit' ? { depositSigned: true, depositValidBefore: signed.deposit.authorization.erc3009Authorization!.validBefore } : {}),
     };
-    await mergeDetails(tx, { id: channel.operationId }, patch);
+    await mergeDetails(tx, { id: channel.operationId }, patch, { returning: [] });
 
     const message: PaymentPayload = {
       x402Version: 2,

@@ -34,6 +34,6 @@ export async function withdrawUnclaimed(context: SchemeContext, operation: Store
   if (state.refundFailed !== true && BigInt(Math.floor(Date.now() / 1000)) < closeRequestedAt + REFUND_GRACE_S) return false;
   const withdrawTransactionHash = await initiateChannelWithdrawal(chain, await payer(), config, unclaimed);
   const patch: Partial<ChannelState> = { withdrawTransactionHash };
-  await mergeDetails(context.prisma, { id: operation.id }, patch);
+  await mergeDetails(context.prisma, { id: operation.id }, patch, { returning: [] });
   return false;
 }
