@@ -229,6 +229,9 @@ test.describe('agent pages', () => {
   });
 
   test('both pages have no serious accessibility violations in light and dark theme', async ({ page }, testInfo) => {
+    // Four whole-page axe scans of about 7 s each on 2 cores while the temporal suite runs beside
+    // the e2e suite: 33 s in a CI run, past the default 30 s.
+    test.setTimeout(90_000);
     const agent = await ownerWithPaidAgent(page.request);
     const pages = [
       { name: 'transactions', path: `/dashboard/agents/${agent.id}/transactions`, ready: page.getByRole('table') },
