@@ -86,10 +86,10 @@ module.exports = {
     },
     {
       name: 'paid-calls-schemes-below-the-front',
-      comment: "Inside the paid-calls room the schemes and the wire protocol are below the front: they never import front/ or the room's operations (only the list of scheme names). Their tests may.",
+      comment: "Inside the paid-calls room the schemes and the wire protocol are below the front: they never import front/ or the room's operations. Their tests may.",
       severity: 'error',
       from: { path: '^server/src/services/paid-calls/(schemes|x402)/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^server/src/services/paid-calls/(front/|[^/]+\\.ts$)', pathNot: '^server/src/services/paid-calls/payable-schemes\\.ts$' },
+      to: { path: '^server/src/services/paid-calls/(front/|[^/]+\\.ts$)' },
     },
     {
       name: 'paid-calls-wire-below-the-schemes',

@@ -325,3 +325,15 @@ export const x402ChannelCloseView = x402ChannelView.extend({
   refund: z.object({ requested: z.boolean(), success: z.boolean(), error: z.string().nullable() }),
 });
 export type X402ChannelCloseView = z.infer<typeof x402ChannelCloseView>;
+
+/**
+ * The x402 schemes Purser pays, in the order it prefers them: a fixed price (`exact`) before a
+ * maximum (`upto`), and both before a channel (`batch-settlement`). Each is a folder of the
+ * server's paid-calls room behind one contract; here for the lookup, metrics labels and /info.
+ */
+export const PAYABLE_SCHEMES = ['exact', 'upto', 'batch-settlement'] as const;
+export type PayableScheme = (typeof PAYABLE_SCHEMES)[number];
+
+export function isPayableScheme(scheme: unknown): scheme is PayableScheme {
+  return (PAYABLE_SCHEMES as readonly unknown[]).includes(scheme);
+}

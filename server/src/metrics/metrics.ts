@@ -18,7 +18,7 @@ import type { TelemetryOptions } from '@temporalio/worker';
 import { railFromDb, TERMINAL_INTENT_STATUSES, type IntentStatus } from '@purser/core';
 import type { Database } from '@purser/db';
 import type { Logger } from '../logger';
-import { isPayableScheme } from '../services/paid-calls/payable-schemes';
+import { isPayableScheme } from '@purser/core';
 
 const PREFIX = 'purser_';
 

@@ -9,7 +9,7 @@ import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getAgent } from '../agents/get-agent';
 import { networkView } from './network-view';
-import { PAYABLE_SCHEMES } from '../paid-calls/payable-schemes';
+import { PAYABLE_SCHEMES } from '@purser/core';
 
 export async function getAgentInfo(deps: Pick<AppDeps, 'db' | 'chain' | 'publicUrl'>, agent: AuthenticatedAgent): Promise<AgentInfoView> {
   const view = await getAgent(deps, agent.ownerId, agent.agentId);

@@ -23,7 +23,7 @@ import { confirmSettlement } from './front/confirm-settlement';
 import { keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
 import { checkSellerReceipt, receiptInPaymentResponse, type SellerReceipt } from './front/seller-receipts';
 import { schemeContext, type X402Deps } from './front/x402-deps';
-import { isPayableScheme } from './payable-schemes';
+import { isPayableScheme } from '@purser/core';
 import { schemeFor } from './schemes/lookup';
 import { x402MetadataOf } from './x402/intent-metadata';
 import { decodePaymentHeader, paymentHeaderName, paymentPayer } from './x402/payment-header';

@@ -15,7 +15,7 @@ import { oneAtATimeBy } from '../../../one-at-a-time';
 import type { AuthenticatedAgent } from '../../agents/authenticate-agent';
 import { findOpenChannel } from '../schemes/batch-settlement/find-open-channel';
 import { alreadyPaid, recordChannelVoucher } from '../schemes/batch-settlement/voucher';
-import { isPayableScheme } from '../payable-schemes';
+import { isPayableScheme } from '@purser/core';
 import { schemeFor } from '../schemes/lookup';
 import type { PricedRequirement } from '../schemes/payment-scheme';
 import { paymentHeaderName } from '../x402/payment-header';

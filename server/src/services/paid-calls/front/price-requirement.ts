@@ -9,7 +9,7 @@
 import { AppError } from '@purser/core';
 import { getAddress, isAddress, isAddressEqual } from 'viem';
 import type { EvmNetworkInfo } from '../../chain/evm-chain';
-import { isPayableScheme, PAYABLE_SCHEMES } from '../payable-schemes';
+import { isPayableScheme, PAYABLE_SCHEMES } from '@purser/core';
 import { DEFAULT_X402_MAX_VALIDITY_SECONDS } from '../schemes/chain-clock';
 import { schemeFor } from '../schemes/lookup';
 import type { PricedRequirement } from '../schemes/payment-scheme';

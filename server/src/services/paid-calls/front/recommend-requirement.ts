@@ -1,9 +1,9 @@
 /**
  * Which of a seller's offers Purser pays: on our network, in our USDC, in the schemes' order of
- * preference (payable-schemes.ts), each only in the x402 versions it exists in.
+ * preference (core's PAYABLE_SCHEMES), each only in the x402 versions it exists in.
  */
 import type { EvmNetwork } from '../../chain/evm-chain';
-import { PAYABLE_SCHEMES, type PayableScheme } from '../payable-schemes';
+import { PAYABLE_SCHEMES, type PayableScheme } from '@purser/core';
 import { schemeFor } from '../schemes/lookup';
 import { caip2Network, type X402Requirement, type X402Version } from '../x402/payment-required';
 

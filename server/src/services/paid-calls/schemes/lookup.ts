@@ -2,7 +2,7 @@
  * The lookup: a scheme's implementation by its name. The rail and the front call the contract
  * (payment-scheme.ts) through this and never branch on a scheme's name themselves.
  */
-import { isPayableScheme, type PayableScheme } from '../payable-schemes';
+import { isPayableScheme, type PayableScheme } from '@purser/core';
 import { batchSettlementScheme } from './batch-settlement/batch-settlement-scheme';
 import { exactScheme } from './exact/exact-scheme';
 import type { PaymentScheme } from './payment-scheme';

@@ -10,7 +10,7 @@ import type { Address, LocalAccount } from 'viem';
 import type { EvmChain } from '../../chain/evm-chain';
 import type { NewOperation, StoredOperation } from '../../rail-operations/operation-record';
 import type { RailPayment } from '../../rail-operations/rail';
-import type { PayableScheme } from '../payable-schemes';
+import type { PayableScheme } from '@purser/core';
 import type { DecodedPaymentHeader } from '../x402/payment-header';
 import type { X402IntentMetadata } from '../x402/intent-metadata';
 import type { X402Version } from '../x402/payment-required';
