@@ -28,6 +28,15 @@ if (role) {
     );
     process.exit(1);
   }
+  // Every server and worker shares one master key (server/src/env.ts, MASTER_KEY_REQUIRED): one
+  // generated here would be this process's alone, and nothing another encrypted would decrypt.
+  if (!process.env.MASTER_KEY && !process.env.MASTER_KEY_FILE) {
+    console.error(
+      `npm run start:${roleName} needs the deployment's master key: set MASTER_KEY (base64 of 32 bytes, e.g. openssl rand -base64 32) ` +
+        'or MASTER_KEY_FILE, the same on every server and worker (docs/production.md, "Keys"). Only npm start generates one.',
+    );
+    process.exit(1);
+  }
   Object.assign(process.env, role.env);
 }
 

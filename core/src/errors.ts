@@ -13,7 +13,16 @@ export const ERROR_STATUS = {
    */
   URL_NOT_ALLOWED: 400,
   UNAUTHORIZED: 401,
+  /** An owner API key past its `expires_at`: create a new one. Nothing ran. */
+  API_KEY_EXPIRED: 401,
   FORBIDDEN: 403,
+  /** An owner API key without the scope the operation requires (the message names it). Nothing ran. */
+  API_KEY_SCOPE_MISSING: 403,
+  /**
+   * A write sent with the session cookie from a page of another origin (or one that does not say
+   * where it comes from): a cross-site request forgery, refused before anything ran.
+   */
+  CROSS_ORIGIN_REQUEST: 403,
   AGENT_SUSPENDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
@@ -40,6 +49,12 @@ export const ERROR_STATUS = {
   UPSTREAM_ERROR: 502,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /**
+   * A capture the chain's reading does not allow (more moved than was held, a settlement that
+   * cannot be matched to its payment): the payment stops, its funds stay held, and an operator is
+   * alerted (docs/operations.md). Never retried.
+   */
+  CAPTURE_INVARIANT: 500,
   UNAVAILABLE: 503,
 } as const;
 

@@ -108,7 +108,8 @@ test('an owner signs up, creates and funds an agent, connects it, sees its payme
   await expect(recent.getByRole('listitem').first()).toContainText('-120.00 USDC');
 
   // --- A top-up made elsewhere (the owner REST API, with this browser's session) shows live.
-  const background = await page.request.post('/api/v1/wallet/top-up', { data: { amount: 25, currency: 'USDT' } });
+  // Sent as a script on the page would send it: a write with the session cookie names its origin.
+  const background = await page.request.post('/api/v1/wallet/top-up', { headers: { origin: new URL(page.url()).origin }, data: { amount: 25, currency: 'USDT' } });
   expect(background.ok(), await background.text()).toBe(true);
   expected.usdt += 25_00;
   await expectDashboard(page, card, expected);

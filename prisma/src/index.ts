@@ -56,7 +56,7 @@ export const secretColumns = {
   ownerApiKey: { keyHash: true },
   agentApiKey: { keyHash: true },
   agentKey: { ciphertext: true, iv: true, tag: true },
-  webhookEndpoint: { secretCiphertext: true, secretIv: true, secretTag: true },
+  webhookEndpoint: { secretCiphertext: true, secretIv: true, secretTag: true, previousSecretCiphertext: true, previousSecretIv: true, previousSecretTag: true },
 } as const satisfies Prisma.GlobalOmitConfig;
 
 /** The configured client: the generated PrismaClient with secretColumns omitted. */
@@ -341,6 +341,13 @@ export const apiKeyPublicSelect = {
   lastUsedAt: true,
   revokedAt: true,
 } as const satisfies Prisma.OwnerApiKeySelect & Prisma.AgentApiKeySelect;
+
+/** An owner API key as its owner sees it: the public columns, what it may do and until when. */
+export const ownerApiKeyPublicSelect = {
+  ...apiKeyPublicSelect,
+  scopes: true,
+  expiresAt: true,
+} as const satisfies Prisma.OwnerApiKeySelect;
 
 export const webhookEndpointPublicSelect = {
   id: true,

@@ -52,6 +52,7 @@ import type {
   PolicyList,
   ResumeAllAgentsResult,
   RotateAgentApiKeyResult,
+  RotatedWebhookSecret,
   RotateWebhookSecretBody,
   SpendingRulesChanges,
   TopUpWalletBody,
@@ -133,8 +134,12 @@ function apiKeysApi(t: Transport) {
   return {
     /** The owner's API keys, never their secrets. */
     list: (options?: RequestOptions) => t.call<ApiKeyList>(op.listApiKeys, { options }),
-    /** Needs a session token, not an API key; the key is in this answer only. */
-    create: (body: CreateApiKeyBody = {}, options?: RequestOptions) => t.call<CreatedApiKey>(op.createApiKey, { body, options }),
+    /**
+     * Needs a session token, not an API key; the key is in this answer only. `scopes` (at least
+     * one: read, payments:create, payments:approve, wallet:fund, agents:admin, policies:admin,
+     * webhooks:admin) and `expires_in_days` (1 to 365) are required.
+     */
+    create: (body: CreateApiKeyBody, options?: RequestOptions) => t.call<CreatedApiKey>(op.createApiKey, { body, options }),
     revoke: (keyId: string, options?: RequestOptions) => t.call<ApiKey>(op.revokeApiKey, { params: { keyId }, options }),
   };
 }
@@ -215,9 +220,12 @@ function webhooksApi(t: Transport) {
     /** No new deliveries; its delivery log stays readable. */
     delete: (endpointId: string, options?: RequestOptions) =>
       t.call<DeleteWebhookEndpointResult>(op.deleteWebhookEndpoint, { params: endpoint(endpointId), options }),
-    /** Replaces the signing secret (a new one is generated unless given); the new one is in this answer only. */
+    /**
+     * Replaces the signing secret (a new one is generated unless given); the new one is in this answer only. The
+     * replaced one signs beside it for `overlapSeconds` (default 24 h; 0 stops it at once) until `previousSecretExpiresAt`.
+     */
     rotateSecret: (endpointId: string, body: RotateWebhookSecretBody = {}, options?: RequestOptions) =>
-      t.call<WebhookEndpointWithSecret>(op.rotateWebhookSecret, { params: endpoint(endpointId), body, options }),
+      t.call<RotatedWebhookSecret>(op.rotateWebhookSecret, { params: endpoint(endpointId), body, options }),
     /** The endpoint's deliveries, newest first, a page at a time; `for await` follows the cursor through every page. */
     deliveries: (endpointId: string, query: WebhookDeliveriesQuery = {}, options?: RequestOptions) =>
       t.list<WebhookDeliveryList, WebhookDelivery>(op.listWebhookEndpointDeliveries, { params: endpoint(endpointId), query, options }, (page) => page.deliveries),

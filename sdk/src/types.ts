@@ -59,6 +59,7 @@ import type {
   policyView,
   resumeAllAgentsResult,
   rotateAgentApiKeyResult,
+  rotatedWebhookSecretView,
   rotateWebhookSecretBody,
   signInBody,
   signUpBody,
@@ -177,6 +178,8 @@ export type RotateWebhookSecretBody = z.input<typeof rotateWebhookSecretBody>;
 export type WebhookDeliveriesQuery = Omit<z.input<typeof webhookDeliveriesQuery>, 'limit'> & { limit?: number };
 export type WebhookEndpoint = z.output<typeof webhookEndpointView>;
 export type WebhookEndpointWithSecret = z.output<typeof webhookEndpointWithSecretView>;
+/** A rotation's answer: the new secret, and until when the replaced one still signs (null: it stopped at once). */
+export type RotatedWebhookSecret = z.output<typeof rotatedWebhookSecretView>;
 export type WebhookEndpointList = z.output<typeof webhookEndpointListView>;
 export type DeleteWebhookEndpointResult = z.output<typeof deleteWebhookEndpointResult>;
 export type WebhookDelivery = z.output<typeof webhookDeliveryView>;

@@ -155,11 +155,14 @@ describe('sessions', () => {
 
 describe('owner API keys', () => {
   it('creates a key from the session, uses it, cannot manage keys with it, and revokes it', async () => {
-    const created = await owner.apiKeys.create({ name: 'sdk test' });
+    const created = await owner.apiKeys.create({ name: 'sdk test', scopes: ['read'], expires_in_days: 30 });
+    expect(created.scopes).toEqual(['read']);
     expect(created.key).toMatch(/^psk_/);
     const byKey = new PurserOwnerClient({ baseUrl: appUrl, token: created.key, fetch: recordingFetch });
     expect((await byKey.wallet.get()).user_id).toBe(session.user.id);
-    expect(await apiError(byKey.apiKeys.create({ name: 'from a key' }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(await apiError(byKey.apiKeys.create({ name: 'from a key', scopes: ['read'], expires_in_days: 30 }))).toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    // A read-only key: no writes (403 with the scope it lacks), and the code is one the SDK types.
+    expect(await apiError(byKey.agents.pauseAll())).toMatchObject({ status: 403, code: 'API_KEY_SCOPE_MISSING' });
 
     const listed = await owner.apiKeys.list();
     expect(listed.api_keys.map((key) => key.id)).toContain(created.id);

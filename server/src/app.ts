@@ -14,6 +14,8 @@ import { AGENT_API_PREFIX, AppError } from '@purser/core';
 import { agentApiPlugin } from './http/agent-api/plugin';
 import { sandboxPaidRoutes } from './http/sandbox-paid-routes';
 import { fastifyTrustProxy } from './http/trust-proxy';
+import { sameOriginGuard } from './http/same-origin';
+import { registerOwnerRateLimits, type OwnerRateLimits } from './http/owner-rate-limit';
 import { authRoutes, type AuthRateLimits } from './http/auth-routes';
 import type { AssistantSettings } from './services/assistant/assistant-settings';
 import type { SessionRefreshSettings } from './services/auth/refresh-session';
@@ -22,6 +24,7 @@ import { assistantRoute } from './http/assistant-route';
 import { FUNCTIONS_PREFIX, functionsRoutes } from './http/functions-routes';
 import { identityRoutes } from './http/identity-routes';
 import { requireOperator } from './http/operator-token';
+import { registerMetricsRoute, type MetricsAccess } from './http/metrics-access';
 import { errorAnswer } from './http/error-answer';
 import { securityHeaders } from './http/security-headers';
 import { prerenderedPages, SPA_SHELL } from './http/prerendered-pages';
@@ -31,11 +34,13 @@ import { appRouter, type AppRouter } from './trpc/router';
 import type { AppDeps } from './deps';
 import type { Context } from './trpc/context';
 import { startOutboxRelay, type OutboxRelay } from './services/intents/workflow-outbox';
-import { createMetrics } from './metrics/metrics';
+import { startReconciler, type Reconciler } from './services/intents/reconcile-payment-workflows';
+import { sweepSuspendedAgentAuthorizations } from './services/agents/sweep-suspended-authorizations';
+import { createMetrics, type AppMetrics } from './metrics/metrics';
 import type { Tracing } from './tracing/tracing';
 
 /** Paths that belong to APIs: they answer JSON 404s, never the web app's index.html. */
-const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/1.0/', '/.well-known/', '/sandbox/'];
+const API_PREFIXES = ['/api/', '/trpc/', '/functions/', '/auth/v1/', '/healthz', '/metrics', '/1.0/', '/.well-known/', '/sandbox/'];
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -46,14 +51,22 @@ export interface AppOptions extends AppDeps {
   healthOnly?: boolean;
   /** Overrides of the /auth/v1 rate limits (tests raise or lower them). */
   authRateLimits?: Partial<AuthRateLimits>;
+  /** Overrides of the owner surfaces' rate limits (OWNER_RATE_LIMIT_PER_MINUTE and the like; tests lower them). */
+  ownerRateLimits?: Partial<OwnerRateLimits>;
   /** Overrides of the per-email sign-in back-off (tests shorten it or move its clock). */
   signInThrottle?: Partial<SignInThrottleSettings>;
   /** Overrides of the refresh-token reuse interval (AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS) and its clock. */
   sessionRefresh?: Partial<SessionRefreshSettings>;
   /** Serve the demo paid API under /sandbox/paid/ (the chain is the sandbox). */
   sandboxPaidApi?: boolean;
-  /** OPERATOR_TOKEN: the bearer token of /healthz?deep=true; unset closes the deep check. */
+  /** OPERATOR_TOKEN: the bearer token of /healthz?deep=true (and /metrics); unset closes the deep check. */
   operatorToken?: string;
+  /** Who may read GET /metrics here (http/metrics-access.ts); unset: the operator only. */
+  metricsAccess?: MetricsAccess;
+  /** The app's metrics, when the runtime also serves them on METRICS_PORT; unset: made here. */
+  metrics?: AppMetrics;
+  /** Run the payment reconciler (services/intents/reconcile-payment-workflows.ts); tests that drive it themselves turn it off. */
+  reconciler?: boolean;
   /** How often open subscriptions re-check their credentials (tests shorten it). */
   realtimeAuthCheckMs?: number;
   /** The assistant's model provider (none: offline from the docs), rate and time limits. */
@@ -63,7 +76,7 @@ export interface AppOptions extends AppDeps {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, operatorToken, realtimeAuthCheckMs, assistant, tracing, ...deps } =
+  const { webDist, healthOnly = false, authRateLimits, ownerRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, reconciler: reconcile = true, operatorToken, metricsAccess = 'operator', realtimeAuthCheckMs, assistant, tracing, metrics: given, ...deps } =
     options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -84,7 +97,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   // Labelled by the route's pattern, never the URL, so the series stay few; hijacked responses
   // (MCP, server-sent events) answer outside Fastify and are not counted.
-  const metrics = createMetrics(deps);
+  const metrics = given ?? createMetrics(deps);
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeRequest({ method: request.method, route: request.routeOptions.url, statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
     done();
@@ -110,12 +123,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.status(report.status === 'ok' ? 200 : 503).send(report);
   });
 
-  // Prometheus scrapes, served by worker-only processes too: behind the operator token when the
-  // deployment has one, open when it has none (keep it then on the private network).
-  app.get('/metrics', async (request, reply) => {
-    if (operatorToken !== undefined) requireOperator(operatorToken, request.headers.authorization);
-    return reply.type(metrics.contentType).send(await metrics.scrape());
-  });
+  // Prometheus scrapes, served by worker-only processes too; closed unless metricsAccess opens it.
+  registerMetricsRoute(app, metrics, metricsAccess, operatorToken);
 
   if (healthOnly) return app;
 
@@ -124,9 +133,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   let relay: OutboxRelay | undefined;
   app.addHook('onReady', async () => void (relay = startOutboxRelay(deps)));
   app.addHook('onClose', async () => relay?.stop());
+  // Payments whose workflow closed with the intent open, and authorisations a suspension's sweep
+  // missed: looked for every minute (services/intents/reconcile-payment-workflows.ts).
+  let reconciler: Reconciler | undefined;
+  if (reconcile) app.addHook('onReady', async () => void (reconciler = startReconciler({ ...deps, sweep: async () => void (await sweepSuspendedAgentAuthorizations(deps)) })));
+  app.addHook('onClose', async () => reconciler?.stop());
 
   // Once for the whole app: /auth/v1 sets the session cookies, every surface reads them.
   await app.register(fastifyCookie);
+  // Before any owner surface reads a cookie: writes it would authenticate come from our own pages.
+  app.addHook('onRequest', sameOriginGuard(deps.publicUrl));
+  // Then counted per owner (per address before sign-in), in the store every server shares.
+  await registerOwnerRateLimits(app, { deps, limits: ownerRateLimits });
 
   await app.register(fastifyTRPCPlugin, {
     prefix: '/trpc',

@@ -43,7 +43,25 @@ describe('loadEnv', () => {
   });
 
   it('parses boolean flags', () => {
-    expect(loadEnv({ RUN_WORKER: 'false', RUN_SERVER: '1' })).toMatchObject({ RUN_WORKER: false, RUN_SERVER: true });
+    const key = Buffer.alloc(32, 1).toString('base64');
+    expect(loadEnv({ RUN_WORKER: 'false', RUN_SERVER: '1', MASTER_KEY: key })).toMatchObject({ RUN_WORKER: false, RUN_SERVER: true });
+  });
+
+  it('refuses to run one role alone without a master key it is given, and generates one only for the whole product', () => {
+    for (const roles of [{ RUN_WORKER: 'false' }, { RUN_SERVER: 'false' }, { RUN_SERVER: 'false', RUN_WORKER: 'false' }]) {
+      expect(() => loadEnv(roles), JSON.stringify(roles)).toThrow(EnvError);
+      expect(() => loadEnv(roles)).toThrow(/MASTER_KEY: must be set \(or MASTER_KEY_FILE\) when this process runs one role/);
+      expect(loadEnv({ ...roles, MASTER_KEY_FILE: '/run/secrets/master_key' }).MASTER_KEY_FILE).toBe('/run/secrets/master_key');
+    }
+    expect(loadEnv({}).MASTER_KEY).toBeUndefined();
+  });
+
+  it('serves metrics on METRICS_PORT, bound to loopback unless METRICS_HOST says otherwise, never on PORT', () => {
+    expect(loadEnv({}).METRICS_PORT).toBeUndefined();
+    expect(loadEnv({}).METRICS_HOST).toBe('127.0.0.1');
+    expect(loadEnv({ METRICS_PORT: '9300', METRICS_HOST: '0.0.0.0' })).toMatchObject({ METRICS_PORT: 9300, METRICS_HOST: '0.0.0.0' });
+    expect(() => loadEnv({ METRICS_PORT: '3000' })).toThrow(/METRICS_PORT: must differ from PORT/);
+    expect(() => loadEnv({ METRICS_PORT: '0' })).toThrow(/METRICS_PORT/);
   });
 });
 
@@ -127,6 +145,12 @@ describe('outbound settings', () => {
     expect(loadEnv({}).OPERATOR_TOKEN).toBeUndefined();
     expect(loadEnv({ OPERATOR_TOKEN: 'a'.repeat(32) }).OPERATOR_TOKEN).toBe('a'.repeat(32));
     expect(() => loadEnv({ OPERATOR_TOKEN: 'too-short' })).toThrow(/OPERATOR_TOKEN: must be at least 32 characters/);
+  });
+
+  it('reads the owner rate limits, generous by default', () => {
+    expect(loadEnv({})).toMatchObject({ OWNER_RATE_LIMIT_PER_MINUTE: 1_200, OWNER_SEARCH_RATE_LIMIT_PER_MINUTE: 120, OWNER_STREAM_LIMIT: 30 });
+    expect(loadEnv({ OWNER_RATE_LIMIT_PER_MINUTE: '60', OWNER_STREAM_LIMIT: '2' })).toMatchObject({ OWNER_RATE_LIMIT_PER_MINUTE: 60, OWNER_STREAM_LIMIT: 2 });
+    expect(() => loadEnv({ OWNER_SEARCH_RATE_LIMIT_PER_MINUTE: '0' })).toThrow(/OWNER_SEARCH_RATE_LIMIT_PER_MINUTE/);
   });
 });
 

@@ -103,7 +103,10 @@ const schema = z.object({
   RUN_SERVER: flag.default(true),
   RUN_WORKER: flag.default(true),
   WEB_DIST: z.string().min(1).optional(),
-  /** Base64 of 32 random bytes. Unset: MASTER_KEY_FILE, else generated once under DATA_DIR/master.key (mode 0600). */
+  /**
+   * Base64 of 32 random bytes. Unset: MASTER_KEY_FILE, else, for the whole product in one process
+   * only, generated once under DATA_DIR/master.key (mode 0600); a server or worker alone refuses to start.
+   */
   MASTER_KEY: z
     .string()
     .refine((value) => Buffer.from(value, 'base64').length === 32, 'must be base64 of exactly 32 bytes')
@@ -180,6 +183,15 @@ const schema = z.object({
   /** Agent API calls each agent may make per minute (REST and MCP together). */
   AGENT_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
   /**
+   * Requests each owner may make per minute on tRPC, the REST API, the edge functions and
+   * /auth/v1 (each call of a tRPC batch counted); before sign-in, each client address.
+   */
+  OWNER_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(1_200),
+  /** Payment-list searches and assistant requests each owner (or client address) may make per minute. */
+  OWNER_SEARCH_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(120),
+  /** Live-update streams (the console's subscriptions) each owner may hold open at once, across servers. */
+  OWNER_STREAM_LIMIT: z.coerce.number().int().min(1).max(10_000).default(30),
+  /**
    * A Redis (redis:// or rediss://) where every server counts the rate limits. Unset: the
    * database when it is PostgreSQL, else this process's memory (http/rate-limit-store.ts).
    */
@@ -202,10 +214,17 @@ const schema = z.object({
   /** The longest one assistant answer may take, provider calls included. */
   ASSISTANT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(30_000),
   /**
-   * The bearer token for operator-only endpoints (/healthz?deep=true). Unset: nobody may call
-   * them. Never logged.
+   * The bearer token for operator-only endpoints (/healthz?deep=true, and GET /metrics unless
+   * metricsAccess (http/metrics-access.ts) opens it). Unset: nobody may call them. Never logged.
    */
   OPERATOR_TOKEN: z.string().min(32, 'must be at least 32 characters (e.g. openssl rand -hex 32)').optional(),
+  /**
+   * A listener of its own for GET /metrics, answered there without a token; PORT then does not
+   * serve it. Bind it (METRICS_HOST) where only the scraper reaches. Unset: /metrics is on PORT.
+   */
+  METRICS_PORT: port.min(1).optional(),
+  /** The address METRICS_PORT listens on; 0.0.0.0 in a container whose scraper is on its network. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type Env = z.infer<typeof schema> & { DATA_DIR: string };
@@ -238,6 +257,20 @@ export function devServerEnvironment(source: NodeJS.ProcessEnv = process.env): N
   return Object.fromEntries(Object.entries(source).filter(([name]) => !name.startsWith('OTEL_')));
 }
 
+/**
+ * Why a process running one role (RUN_SERVER=false or RUN_WORKER=false: a server or a worker of
+ * a split deployment) needs a master key it is given: a key generated under its own DATA_DIR is
+ * one no other process has, so a worker could not decrypt what a server encrypted. Only the
+ * whole product in one process (npm start) generates one. scripts/start.mjs says the same.
+ */
+export const MASTER_KEY_REQUIRED =
+  'must be set (or MASTER_KEY_FILE) when this process runs one role (RUN_SERVER=false or RUN_WORKER=false): every server and worker of a deployment shares one key, so none is generated (openssl rand -base64 32; docs/production.md, "Keys")';
+
+/** The whole product in this process, as `npm start` runs it. */
+export function runsEveryRole(env: Pick<Env, 'RUN_SERVER' | 'RUN_WORKER'>): boolean {
+  return env.RUN_SERVER && env.RUN_WORKER;
+}
+
 export class EnvError extends Error {
   override name = 'EnvError';
 }
@@ -249,6 +282,14 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     .refine((env) => env.MASTER_KEY === undefined || env.MASTER_KEY_FILE === undefined, {
       path: ['MASTER_KEY_FILE'],
       message: 'set MASTER_KEY or MASTER_KEY_FILE, not both',
+    })
+    .refine((env) => runsEveryRole(env) || env.MASTER_KEY !== undefined || env.MASTER_KEY_FILE !== undefined, {
+      path: ['MASTER_KEY'],
+      message: MASTER_KEY_REQUIRED,
+    })
+    .refine((env) => env.METRICS_PORT === undefined || env.METRICS_PORT !== env.PORT, {
+      path: ['METRICS_PORT'],
+      message: 'must differ from PORT',
     })
     .refine((env) => env.OPENAI_BASE_URL === undefined || env.OPENAI_API_KEY !== undefined, {
       path: ['OPENAI_API_KEY'],

@@ -35,7 +35,12 @@ async function main(): Promise<void> {
   const tracing = startTracingFromEnv(env);
   const logger = createLogger(env);
   if (tracing) logger.info({ exporters: traceExporters(env) }, 'tracing on');
-  const runtime = await startRuntime(env, logger, tracing);
+  const runtime = await startRuntime(env, logger, tracing).catch((error: unknown) => {
+    // Through the logger, which takes the configured secret URLs out: a failed RPC call's error
+    // quotes EVM_RPC_URL, key and all.
+    logger.fatal({ err: error }, 'Purser could not start');
+    process.exit(1);
+  });
 
   let first: { signal: NodeJS.Signals; at: number } | undefined;
   const shutdown = (signal: NodeJS.Signals) => {

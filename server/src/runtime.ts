@@ -33,7 +33,8 @@ import type { Logger } from './logger';
 import type { Tracing } from './tracing/tracing';
 import { keepWorkerRunning, type RunningWorker } from './keep-worker-running';
 import { stopSupervising, supervise, type Supervisor } from './supervisor';
-import { temporalTelemetryOptions } from './metrics/metrics';
+import { createMetrics, temporalTelemetryOptions } from './metrics/metrics';
+import { metricsAccess, startMetricsServer } from './http/metrics-access';
 import { loadMasterKey } from './secrets';
 import { createFirstInvitation, type CreatedInvitation } from './services/invitations/create-invitation';
 import { createOutboundPolicy } from './services/outbound/outbound-policy';
@@ -227,6 +228,8 @@ export async function startRuntime(env: Env, logger: Logger, tracing?: Tracing):
     {
       // Listens lazily, on the first subscription: a worker-only process never does.
       const events = createEventBus({ db, logger });
+      // With METRICS_PORT, the app's metrics are served there, and only there.
+      const metrics = env.METRICS_PORT === undefined ? undefined : createMetrics({ db, logger });
       const app = await buildApp({
         db,
         logger,
@@ -241,6 +244,7 @@ export async function startRuntime(env: Env, logger: Logger, tracing?: Tracing):
         agentRateLimitPerMinute: env.AGENT_RATE_LIMIT_PER_MINUTE,
         rateLimitStore,
         authRateLimits: { signUp: env.AUTH_RATE_LIMIT_PER_MINUTE, password: env.AUTH_RATE_LIMIT_PER_MINUTE },
+        ownerRateLimits: { requests: env.OWNER_RATE_LIMIT_PER_MINUTE, searches: env.OWNER_SEARCH_RATE_LIMIT_PER_MINUTE, streams: env.OWNER_STREAM_LIMIT },
         sessionRefresh: { reuseIntervalMs: env.AUTH_REFRESH_TOKEN_REUSE_INTERVAL_SECONDS * 1000 },
         x402MaxValiditySeconds: env.X402_MAX_VALIDITY_SECONDS,
         temporalUiUrl: temporalNamespaceUrl(env.TEMPORAL_UI_URL ?? temporalUi, env.TEMPORAL_NAMESPACE),
@@ -249,6 +253,8 @@ export async function startRuntime(env: Env, logger: Logger, tracing?: Tracing):
         healthOnly: !env.RUN_SERVER,
         tracing,
         operatorToken: env.OPERATOR_TOKEN,
+        metricsAccess: metricsAccess(env),
+        metrics,
         assistant: {
           provider: env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY, baseUrl: env.OPENAI_BASE_URL, model: env.OPENAI_MODEL } : undefined,
           rateLimitPerMinute: env.ASSISTANT_RATE_LIMIT_PER_MINUTE,
@@ -276,6 +282,11 @@ export async function startRuntime(env: Env, logger: Logger, tracing?: Tracing):
       cleanups.push(() => events.close());
       await app.listen({ host: env.HOST, port: env.PORT });
       if (env.RUN_SERVER) appUrl = publicUrl;
+      if (metrics && env.METRICS_PORT !== undefined) {
+        const metricsServer = await startMetricsServer({ metrics, host: env.METRICS_HOST, port: env.METRICS_PORT, logger });
+        cleanups.push(() => metricsServer.close());
+        logger.info({ host: env.METRICS_HOST, port: env.METRICS_PORT }, 'metrics served on their own port');
+      }
     }
 
     return {

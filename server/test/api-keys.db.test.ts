@@ -1,6 +1,7 @@
 /**
  * Owner API keys through tRPC (apiKeys.create, list, revoke) and as credentials for
- * /auth/v1/user and owner procedures, against a real database.
+ * /auth/v1/user, against a real database; refused on tRPC's owner procedures. Scopes, expiry
+ * and the audit of each use: api-key-scopes.db.test.ts.
  */
 import { randomUUID } from 'node:crypto';
 import type { LightMyRequestResponse } from 'fastify';
@@ -19,6 +20,8 @@ afterAll(async () => {
 });
 
 const KEY_PATTERN = /^psk_[0-9a-f]{12}_[A-Za-z0-9_-]{43}$/;
+/** What every new key must choose: its scopes and its lifetime. */
+const GRANT = { scopes: ['read'], expires_in_days: 30 };
 
 interface Owner {
   userId: string;
@@ -50,7 +53,7 @@ function query(path: string, token?: string): Promise<LightMyRequestResponse> {
 }
 
 async function createKey(owner: Owner, name = 'ci'): Promise<{ id: string; key: string; prefix: string }> {
-  const response = await mutation('apiKeys.create', { name }, owner.accessToken);
+  const response = await mutation('apiKeys.create', { name, ...GRANT }, owner.accessToken);
   expect(response.statusCode).toBe(200);
   return response.json().result.data;
 }
@@ -62,7 +65,7 @@ function trpcError(response: LightMyRequestResponse): { message: string; data: {
 describe('creating an owner API key', () => {
   it('shows the whole key once and stores only its hash', async () => {
     const owner = await newOwner();
-    const response = await mutation('apiKeys.create', { name: '  deploy bot ' }, owner.accessToken);
+    const response = await mutation('apiKeys.create', { name: '  deploy bot ', scopes: ['payments:approve', 'read'], expires_in_days: 90 }, owner.accessToken);
     expect(response.statusCode).toBe(200);
     const created = response.json().result.data;
     expect(created).toEqual({
@@ -70,7 +73,9 @@ describe('creating an owner API key', () => {
       name: 'deploy bot',
       prefix: created.key.slice(0, 16),
       key: expect.stringMatching(KEY_PATTERN),
+      scopes: ['read', 'payments:approve'],
       created_at: expect.any(String),
+      expires_at: expect.any(String),
       last_used_at: null,
       revoked_at: null,
     });
@@ -88,24 +93,26 @@ describe('creating an owner API key', () => {
     expect(response.statusCode).toBe(200);
     const { api_keys: keys } = response.json().result.data;
     expect(keys).toHaveLength(1);
-    expect(Object.keys(keys[0]).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at']);
+    expect(Object.keys(keys[0]).sort()).toEqual(['created_at', 'expires_at', 'id', 'last_used_at', 'name', 'prefix', 'revoked_at', 'scopes']);
     expect(keys[0]).toMatchObject({ id: created.id, prefix: created.prefix });
     expect(response.body).not.toContain(created.key);
   });
 
-  it('refuses a key beyond 25 active ones until one is revoked', async () => {
+  it('refuses a key beyond 25 active ones until one is revoked or has expired', async () => {
     const owner = await newOwner();
     const keys = [];
     for (let i = 0; i < 25; i++) keys.push(await createKey(owner, `key ${i}`));
-    const refused = await mutation('apiKeys.create', { name: 'one too many' }, owner.accessToken);
+    const refused = await mutation('apiKeys.create', { name: 'one too many', ...GRANT }, owner.accessToken);
     expect(refused.statusCode).toBe(409);
     expect(trpcError(refused).data.appCode).toBe('CONFLICT');
     await mutation('apiKeys.revoke', { id: keys[0]?.id }, owner.accessToken);
-    expect((await mutation('apiKeys.create', { name: 'replacement' }, owner.accessToken)).statusCode).toBe(200);
+    expect((await mutation('apiKeys.create', { name: 'replacement', ...GRANT }, owner.accessToken)).statusCode).toBe(200);
+    await t.deps.db.prisma.ownerApiKey.update({ where: { id: keys[1]!.id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+    expect((await mutation('apiKeys.create', { name: 'after an expiry', ...GRANT }, owner.accessToken)).statusCode).toBe(200);
   });
 
   it('refuses an owner who is not signed in', async () => {
-    const response = await mutation('apiKeys.create', { name: 'x' });
+    const response = await mutation('apiKeys.create', { name: 'x', ...GRANT });
     expect(response.statusCode).toBe(401);
     expect(trpcError(response).data.code).toBe('UNAUTHORIZED');
   });
@@ -113,7 +120,7 @@ describe('creating an owner API key', () => {
   it('is refused to a caller authenticated by an API key, so a leaked key cannot mint more', async () => {
     const owner = await newOwner();
     const { key } = await createKey(owner);
-    const response = await mutation('apiKeys.create', { name: 'more' }, key);
+    const response = await mutation('apiKeys.create', { name: 'more', ...GRANT }, key);
     expect(response.statusCode).toBe(403);
     expect(trpcError(response).data).toMatchObject({ code: 'FORBIDDEN', appCode: 'FORBIDDEN' });
   });
@@ -130,12 +137,12 @@ describe('an owner API key as a credential', () => {
     expect(row.lastUsedAt).toBeInstanceOf(Date);
   });
 
-  it('authenticates a tRPC owner procedure', async () => {
+  it("is refused on tRPC's owner procedures: keys are for the REST API", async () => {
     const owner = await newOwner();
     const { key } = await createKey(owner);
     const response = await query('auth.me', key);
-    expect(response.statusCode).toBe(200);
-    expect(response.json().result.data.id).toBe(owner.userId);
+    expect(response.statusCode).toBe(403);
+    expect(trpcError(response)).toMatchObject({ message: expect.stringContaining('/api/v1'), data: { code: 'FORBIDDEN', appCode: 'FORBIDDEN' } });
   });
 
   it('is refused once revoked', async () => {

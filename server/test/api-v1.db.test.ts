@@ -96,7 +96,7 @@ describe('authentication', () => {
   });
 
   it('accepts an owner API key instead of an access token', async () => {
-    const created = await call(alice, 'POST', '/api-keys', { name: 'ci' });
+    const created = await call(alice, 'POST', '/api-keys', { name: 'ci', scopes: ['read'], expires_in_days: 30 });
     expect(created.statusCode).toBe(201);
     const { key, id } = created.json() as { key: string; id: string };
     aliceKeyId = id;

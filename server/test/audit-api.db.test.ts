@@ -122,7 +122,7 @@ beforeAll(async () => {
   await seed(alice.userId, { owner: 'alice' });
   await seed(bob.userId, { owner: 'bob' });
   // Creating the key is audited too: Alice's eighth entry.
-  const created = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: alice.headers, payload: { name: 'audit reader' } });
+  const created = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: alice.headers, payload: { name: 'audit reader', scopes: ['read'], expires_in_days: 30 } });
   expect(created.statusCode).toBe(201);
   aliceKey = (created.json() as { key: string }).key;
 });
@@ -220,11 +220,14 @@ describe('audit.list and GET /api/v1/audit-entries', () => {
 
 describe('audit.verify and GET /api/v1/audit-entries/verification', () => {
   it("says verified through the owner's last entry, and empty for an owner without entries", async () => {
-    const verified = { status: 'verified', checked: SEEDED.length + 1, verifiedThrough: String(SEEDED.length + 1), brokenAt: null, reason: null };
+    // The seeded entries, the key's creation, and each earlier use of the key.
+    const count = (await storedEntries(alice.userId)).length;
+    const verified = { status: 'verified', checked: count, verifiedThrough: String(count), brokenAt: null, reason: null };
     expect(await trpcAs(alice).verify()).toEqual(verified);
     const overRest = await get('/audit-entries/verification', { key: aliceKey });
     expect(overRest.statusCode).toBe(200);
-    expect(overRest.json()).toEqual(verified);
+    // A key's use is an entry of its own, appended before the route reads the chain.
+    expect(overRest.json()).toEqual({ ...verified, checked: count + 1, verifiedThrough: String(count + 1) });
     const newcomer = await signUpTestOwner(t.app, prisma, 'Newcomer');
     expect(await trpcAs(newcomer).verify()).toEqual({ status: 'empty', checked: 0, verifiedThrough: null, brokenAt: null, reason: null });
     await expect(trpcAs(null).verify()).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
@@ -255,8 +258,10 @@ describe('GET /api/v1/audit-entries/export and audit:verify --file', () => {
     const stored = (await storedEntries(alice.userId)).reverse();
     expect(lines.map((line) => [line.seq, line.chainSeq, line.hash])).toEqual(stored.map((entry) => [entry.seq, entry.chainSeq, entry.hash]));
     expect(lines.every((line) => line.ownerId === alice.userId)).toBe(true);
-    // The API key gets the same file.
-    expect((await get('/audit-entries/export', { key: aliceKey })).body).toBe(response.body);
+    // The API key gets the same file, and one line more: the entry recording this use of the key.
+    const byKey = (await get('/audit-entries/export', { key: aliceKey })).body;
+    expect(byKey.startsWith(response.body)).toBe(true);
+    expect(parseLines(byKey.slice(response.body.length))).toEqual([expect.objectContaining({ action: 'owner_api_key.used', data: expect.objectContaining({ operation: 'exportAuditEntries', outcome: 'allowed' }) })]);
 
     const file = path.join(workDir, 'alice.jsonl');
     await writeFile(file, response.body);

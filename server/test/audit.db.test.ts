@@ -294,7 +294,7 @@ if (testDatabaseKind() === 'postgres') {
         const changesOfB = (async () => {
           const created = await createAgent(t.deps, ownerB, createAgentInput.parse({ name: 'B’s agent', max_transaction_amount: 5, max_daily_limit: 50 }));
           await suspendAgent(t.deps, ownerB, created.agent.id);
-          await createOwnerApiKey(prisma, { userId: ownerB, via: 'session' }, { name: 'B’s key' });
+          await createOwnerApiKey(prisma, { userId: ownerB, via: 'session' }, { name: 'B’s key', scopes: ['read'], expires_in_days: 30 });
         })();
         pending.push(changesOfB);
         expect(await outcomeOf(changesOfB, 60_000)).not.toBe('still waiting');
@@ -499,13 +499,13 @@ describe('services record their changes', () => {
     const ownerId = await newOwner();
     const owner = { userId: ownerId, via: 'session' as const };
     const start = await newestSeq();
-    const key = await createOwnerApiKey(prisma, owner, { name: 'CI' });
+    const key = await createOwnerApiKey(prisma, owner, { name: 'CI', scopes: ['read', 'payments:approve'], expires_in_days: 90 });
     await revokeOwnerApiKey(prisma, owner, { id: key.id });
     await revokeOwnerApiKey(prisma, owner, { id: key.id });
 
     const recorded = await eventsAfter(start);
     expect(recorded.map((event) => [event.action, event.subject, event.actor, event.ownerId, event.data])).toEqual([
-      ['owner_api_key.created', `owner_api_key:${key.id}`, `owner:${ownerId}`, ownerId, { name: 'CI' }],
+      ['owner_api_key.created', `owner_api_key:${key.id}`, `owner:${ownerId}`, ownerId, { name: 'CI', scopes: ['read', 'payments:approve'], expires_at: key.expires_at }],
       ['owner_api_key.revoked', `owner_api_key:${key.id}`, `owner:${ownerId}`, ownerId, { name: 'CI' }],
     ]);
     expect(JSON.stringify(recorded.map((event) => event.data))).not.toContain(key.key);
@@ -513,17 +513,18 @@ describe('services record their changes', () => {
 
   it('records nothing when an owner API key change is refused', async () => {
     const ownerId = await newOwner();
-    const key = await createOwnerApiKey(prisma, { userId: ownerId, via: 'session' }, { name: 'Mine' });
+    const key = await createOwnerApiKey(prisma, { userId: ownerId, via: 'session' }, { name: 'Mine', scopes: ['read'], expires_in_days: 30 });
     const stranger = await newOwner();
     const start = await newestSeq();
     expect(await errorOf(revokeOwnerApiKey(prisma, { userId: stranger, via: 'session' }, { id: key.id }))).toMatchObject({ code: 'NOT_FOUND' });
-    expect(await errorOf(createOwnerApiKey(prisma, { userId: ownerId, via: 'api_key' }, { name: 'Minted by a key' }))).toMatchObject({ code: 'FORBIDDEN' });
+    const byKey = { userId: ownerId, via: 'api_key' as const, apiKey: { id: key.id, scopes: key.scopes, expiresAt: new Date(key.expires_at), lastUsedAt: null } };
+    expect(await errorOf(createOwnerApiKey(prisma, byKey, { name: 'Minted by a key', scopes: ['read'], expires_in_days: 30 }))).toMatchObject({ code: 'FORBIDDEN' });
     expect(await eventsAfter(start)).toEqual([]);
   });
 
   it('exports the log as JSON lines, all of it or one owner’s', async () => {
     const ownerId = await newOwner();
-    await createOwnerApiKey(prisma, { userId: ownerId, via: 'session' }, { name: 'Exported' });
+    await createOwnerApiKey(prisma, { userId: ownerId, via: 'session' }, { name: 'Exported', scopes: ['read'], expires_in_days: 30 });
     const all: string[] = [];
     for await (const line of exportAuditLog(prisma, { batchSize: 3 })) all.push(line);
     expect(all).toHaveLength(await prisma.auditEvent.count());
@@ -538,7 +539,7 @@ describe('services record their changes', () => {
     const mine: string[] = [];
     for await (const line of exportAuditLog(prisma, { ownerId })) mine.push(line);
     expect(mine.map((line) => JSON.parse(line))).toEqual([
-      expect.objectContaining({ ownerId, chainId: `owner:${ownerId}`, chainSeq: '1', action: 'owner_api_key.created', data: { name: 'Exported' } }),
+      expect.objectContaining({ ownerId, chainId: `owner:${ownerId}`, chainSeq: '1', action: 'owner_api_key.created', data: expect.objectContaining({ name: 'Exported' }) }),
     ]);
   });
 });

@@ -52,9 +52,9 @@ function refresh(refreshToken: string, on = t): Promise<LightMyRequestResponse> 
   return on.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', payload: { refresh_token: refreshToken } });
 }
 
-/** A refresh the way the web app sends it: no body, the refresh cookie only. */
+/** A refresh the way the web app sends it: no body, the refresh cookie only, from the product's own origin. */
 function refreshWithCookie(refreshToken: string): Promise<LightMyRequestResponse> {
-  return t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', cookies: { purser_refresh: refreshToken } });
+  return t.app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=refresh_token', cookies: { purser_refresh: refreshToken }, headers: { origin: 'http://127.0.0.1:3000' } });
 }
 
 async function refreshed(refreshToken: string, on = t): Promise<Session> {

@@ -286,6 +286,8 @@ describe('session cookies', () => {
       method: 'POST',
       url: '/auth/v1/token?grant_type=refresh_token',
       cookies: { purser_refresh: session.refresh_token },
+      // The web app's own page (a write with the session cookie names its origin).
+      headers: { origin: 'http://127.0.0.1:3000' },
     });
     expect(refreshed.statusCode).toBe(200);
     expect(cookieNamed(refreshed, 'purser_refresh')?.value).toBe(refreshed.json().refresh_token);
@@ -394,7 +396,7 @@ describe('logout', () => {
   it('signs out through the cookies the web app holds', async () => {
     const { session } = await newOwner();
     const cookies = { purser_access: session.access_token, purser_refresh: session.refresh_token };
-    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout', cookies })).statusCode).toBe(204);
+    expect((await t.app.inject({ method: 'POST', url: '/auth/v1/logout', cookies, headers: { origin: 'http://127.0.0.1:3000' } })).statusCode).toBe(204);
     expect((await getUser(bearer(session.access_token))).statusCode).toBe(401);
   });
 

@@ -92,7 +92,8 @@ beforeAll(async () => {
   await call('POST', '/api/v1/wallet/fund-agent', { agent_id: created.agent.id, amount: 200 });
   // Above 10 dollars the owner approves: the intent waits at its gate, where a policy may still be attached.
   await call('POST', '/api/v1/policies', { name: 'Approve above 10', agentId: created.agent.id, rules: { approvalThreshold: 10 } });
-  const apiKey = await call<{ key: string }>('POST', '/api/v1/api-keys', { name: 'landing snippets' });
+  // The scopes the three snippets need: create an intent, attach a policy to it, register a webhook endpoint.
+  const apiKey = await call<{ key: string }>('POST', '/api/v1/api-keys', { name: 'landing snippets', scopes: ['payments:create', 'webhooks:admin'], expires_in_days: 30 });
   const port = await freePort();
   variables = {
     PURSER_URL: url,

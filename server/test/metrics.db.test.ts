@@ -1,12 +1,18 @@
 /**
  * GET /metrics on a real database: payments driven to their end by the real payment steps
  * (no Temporal) show up counted by rail and outcome, beside the HTTP histogram of the routes
- * called, the gate's rule codes, the ledger totals and the webhook backlog; the endpoint is
- * the operator's when OPERATOR_TOKEN is set, open when it is not, and in the worker's
+ * called, the gate's rule codes, the ledger totals and the webhook backlog, read once per few
+ * seconds however many scrape. Who may read it (http/metrics-access.ts): the operator token on
+ * a server listening beyond loopback (closed to everyone there without a token), anyone on a
+ * loopback-only server, anyone on METRICS_PORT, which then alone serves it; in the worker's
  * health-only app too.
  */
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@purser/db';
+import { isLoopbackHost, metricsAccess, startMetricsServer } from '../src/http/metrics-access';
+import { createMetrics, DATABASE_GAUGES_TTL_MS } from '../src/metrics/metrics';
 import { authorizePayment } from '../src/services/payments/authorize-payment';
 import { capturePayment } from '../src/services/payments/settle-payment';
 import { createRails } from '../src/services/rails/create-rails';
@@ -22,8 +28,11 @@ let t: TestApp;
 let prisma: PrismaClient;
 let owner: SignedUpOwner;
 
+/** A server listening on every interface, as the containers do (HOST=0.0.0.0). */
+const everyInterface = { HOST: '0.0.0.0', METRICS_PORT: undefined };
+
 beforeAll(async () => {
-  t = await createTestApp({ operatorToken: OPERATOR_TOKEN });
+  t = await createTestApp({ operatorToken: OPERATOR_TOKEN, metricsAccess: metricsAccess({ ...everyInterface, OPERATOR_TOKEN }) });
   prisma = t.deps.db.prisma;
   owner = await signUpTestOwner(t.app, prisma);
   const topUp = await t.app.inject({ method: 'POST', url: '/api/v1/wallet/top-up', headers: owner.headers, payload: { amount: 1_000 } });
@@ -55,8 +64,13 @@ function authorize(intentId: string) {
   return authorizePayment({ prisma, rails: createRails({ prisma }), startDeliveries: async () => {}, log: () => {} }, intentId);
 }
 
+/** Another app of the same deployment (same database), with other app options. */
+function sibling(options: Parameters<typeof createTestApp>[0] = {}) {
+  return createTestApp({ ...options, deployment: { db: t.deps.db, masterKey: t.deps.masterKey } });
+}
+
 describe('GET /metrics', () => {
-  it('answers only the operator when OPERATOR_TOKEN is set, as the deep health check does', async () => {
+  it('answers only the operator token on a server listening beyond loopback, as the deep health check does', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/metrics' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.body).not.toContain('purser_');
@@ -108,7 +122,9 @@ describe('GET /metrics', () => {
   });
 
   it('reads the ledger totals and the webhook backlog from the database when scraped', async () => {
-    const text = await scrape();
+    // An app of its own, whose first scrape reads: the suite's app keeps what it read a moment ago.
+    const fresh = await sibling({ operatorToken: OPERATOR_TOKEN });
+    const text = await scrape(fresh.app).finally(() => fresh.cleanup());
     const pending = await prisma.webhookDelivery.count({ where: { status: 'pending' } });
     expect(pending).toBeGreaterThan(0);
     expect(sample(text, 'purser_webhook_deliveries_pending')).toBe(pending);
@@ -124,17 +140,94 @@ describe('GET /metrics', () => {
     expect(usdc.reduce((sum, value) => sum + value, 0)).toBeCloseTo(0, 6);
   });
 
-  it("is served by the worker's health-only app too, open when the deployment has no operator token", async () => {
-    const worker = await createTestApp({ healthOnly: true });
+  it("is served by the worker's health-only app too, under the same rule", async () => {
+    const worker = await sibling({ healthOnly: true, metricsAccess: metricsAccess({ HOST: '127.0.0.1', METRICS_PORT: undefined, OPERATOR_TOKEN: undefined }) });
     try {
       const text = await scrape(worker.app, {});
       // The process's counters, in an app (and registry) of its own beside the first.
       expect(sample(text, 'purser_payments_total', { rail: 'ledger', outcome: 'settled' })).toBeGreaterThanOrEqual(1);
-      expect(sample(text, 'purser_webhook_deliveries_pending')).toBe(0);
+      expect(sample(text, 'purser_webhook_deliveries_pending')).toBeGreaterThan(0);
       expect(text).toContain('# TYPE purser_process_resident_memory_bytes gauge');
       expect((await worker.app.inject({ method: 'GET', url: '/api/v1/agents' })).statusCode).toBe(404);
     } finally {
       await worker.cleanup();
     }
   }, 120_000);
+
+  it('is closed to everyone on a server listening beyond loopback without an operator token, a bearer token or not', async () => {
+    for (const HOST of ['0.0.0.0', '::', '10.0.0.5', 'purser.internal']) {
+      expect(metricsAccess({ HOST, METRICS_PORT: undefined, OPERATOR_TOKEN: undefined }), HOST).toBe('operator');
+    }
+    const closed = await sibling({ metricsAccess: metricsAccess({ ...everyInterface, OPERATOR_TOKEN: undefined }) });
+    try {
+      for (const headers of [{}, operator, { authorization: 'Bearer ' }]) {
+        const response = await closed.app.inject({ method: 'GET', url: '/metrics', headers });
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringContaining('METRICS_PORT') } });
+        expect(response.body).not.toContain('purser_');
+      }
+    } finally {
+      await closed.cleanup();
+    }
+  });
+
+  it('is open without a token on a server listening on loopback only, as npm start does, unless an operator token is set', async () => {
+    for (const HOST of ['127.0.0.1', '127.0.0.53', '::1', '::ffff:127.0.0.1', 'localhost']) expect(isLoopbackHost(HOST), HOST).toBe(true);
+    for (const HOST of ['0.0.0.0', '::', '192.168.1.2', '::ffff:10.0.0.1', 'example.com']) expect(isLoopbackHost(HOST), HOST).toBe(false);
+    expect(metricsAccess({ HOST: '127.0.0.1', METRICS_PORT: undefined, OPERATOR_TOKEN })).toBe('operator');
+    const loopback = await sibling({ metricsAccess: metricsAccess({ HOST: '127.0.0.1', METRICS_PORT: undefined, OPERATOR_TOKEN: undefined }) });
+    try {
+      expect(sample(await scrape(loopback.app, {}), 'purser_webhook_deliveries_pending')).toBeGreaterThan(0);
+    } finally {
+      await loopback.cleanup();
+    }
+  });
+
+  it('is served on METRICS_PORT alone when one is set, without a token, from the app’s own registry', async () => {
+    expect(metricsAccess({ ...everyInterface, METRICS_PORT: 9300, OPERATOR_TOKEN })).toBe('elsewhere');
+    const metrics = createMetrics({ db: t.deps.db, logger: pino({ level: 'silent' }) });
+    const main = await sibling({ operatorToken: OPERATOR_TOKEN, metricsAccess: metricsAccess({ ...everyInterface, METRICS_PORT: 9300, OPERATOR_TOKEN }), metrics });
+    const own = await startMetricsServer({ metrics, host: '127.0.0.1', port: 0, logger: pino({ level: 'silent' }) });
+    try {
+      for (const headers of [{}, operator]) expect((await main.app.inject({ method: 'GET', url: '/metrics', headers })).statusCode).toBe(404);
+      const response = await fetch(`http://127.0.0.1:${(own.server.address() as AddressInfo).port}/metrics`);
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      // The main app's requests, counted in the registry the metrics port serves.
+      expect(sample(text, 'purser_http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status_code: '404' })).toBe(2);
+      expect(sample(text, 'purser_webhook_deliveries_pending')).toBeGreaterThan(0);
+    } finally {
+      await own.close();
+      await main.cleanup();
+    }
+  });
+
+  it('reads its database gauges once per period however many scrape, concurrent scrapes sharing the read in flight', async () => {
+    let reads = 0;
+    // Every database read of the gauges goes through $queryRaw: counted here.
+    const prisma = new Proxy(t.deps.db.prisma, {
+      get(target, property, receiver) {
+        if (property !== '$queryRaw') return Reflect.get(target, property, receiver) as unknown;
+        return (...args: Parameters<PrismaClient['$queryRaw']>) => {
+          reads++;
+          return target.$queryRaw(...args);
+        };
+      },
+    });
+    let now = 1_000_000;
+    const metrics = createMetrics({ db: { prisma }, logger: pino({ level: 'silent' }), databaseGauges: { now: () => now } });
+    const pending = () => prisma.webhookDelivery.count({ where: { status: 'pending' } });
+
+    // One read is two queries: the ledger totals and the backlog.
+    const [first] = await Promise.all([metrics.scrape(), metrics.scrape(), metrics.scrape(), metrics.scrape()]);
+    expect(reads).toBe(2);
+    expect(sample(first, 'purser_webhook_deliveries_pending')).toBe(await pending());
+    now += DATABASE_GAUGES_TTL_MS - 1;
+    for (let i = 0; i < 5; i++) await metrics.scrape();
+    expect(reads).toBe(2);
+
+    now += 1;
+    await Promise.all([metrics.scrape(), metrics.scrape()]);
+    expect(reads).toBe(4);
+  });
 });

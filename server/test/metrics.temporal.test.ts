@@ -1,8 +1,10 @@
 /**
  * GET /metrics of a worker process, as `RUN_SERVER=false` runs it (server/src/main.ts), with the
- * Temporal SDK's exporter on (TEMPORAL_METRICS_PORT): after a payment the worker ran end to end,
- * one scrape shows the payment counted with its rail and outcome and the SDK's own worker
- * metrics, the schedule-to-start latency of its workflow tasks among them.
+ * Temporal SDK's exporter on (TEMPORAL_METRICS_PORT) and its metrics on a port of their own
+ * (METRICS_PORT), as a container listening on every interface serves them: after a payment the
+ * worker ran end to end, one scrape of that port, without a token, shows the payment counted with
+ * its rail and outcome and the SDK's own worker metrics, the schedule-to-start latency of its
+ * workflow tasks among them; PORT does not serve them.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { paymentWorkflowId, type PaymentProgress } from '@purser/workflows';
@@ -34,16 +36,22 @@ function samples(text: string, name: string): Array<{ labels: string; value: num
     .map((match) => ({ labels: match[2] ?? '', value: Number(match[3]) }));
 }
 
-it('shows a payment the worker process settled, by rail and outcome, beside the Temporal worker’s schedule-to-start histogram', async () => {
-  const [port, temporalMetricsPort] = await freePorts(2);
-  const worker = await env.spawnWorkerProcess({ PORT: String(port), TEMPORAL_METRICS_PORT: String(temporalMetricsPort) });
+it('shows a payment the worker process settled, by rail and outcome, beside the Temporal worker’s schedule-to-start histogram, on METRICS_PORT alone', async () => {
+  const [port, temporalMetricsPort, metricsPort] = await freePorts(3);
+  const worker = await env.spawnWorkerProcess({
+    HOST: '0.0.0.0',
+    PORT: String(port),
+    TEMPORAL_METRICS_PORT: String(temporalMetricsPort),
+    METRICS_PORT: String(metricsPort),
+  });
   try {
     const agentId = await createFundedAgent({ fund: 50 });
     const intent = await createIntent({ agentId, amount: 5, merchant: 'Metered Merchant' });
     const progress = (await env.client.workflow.getHandle(paymentWorkflowId(intent.id)).result()) as PaymentProgress;
     expect(progress.status).toBe('settled');
 
-    const response = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
+    const response = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
     expect(response.status).toBe(200);
     const text = await response.text();
     // Counted by the process that settled it: this worker.

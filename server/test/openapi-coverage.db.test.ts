@@ -7,6 +7,7 @@
  */
 import type * as Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { OWNER_API_KEY_SCOPES } from '@purser/core';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { chainNotInThisTest, createTestApp, type TestApp } from './support/test-app';
 
@@ -90,5 +91,42 @@ describe('the OpenAPI document', () => {
 
   it('leaves out only routes that exist: each exception still matches a served route', () => {
     for (const { route, why } of NOT_IN_DOCUMENT) expect(served.some((operation) => route.test(operation)), why).toBe(true);
+  });
+});
+
+describe('the API key scope of each owner operation', () => {
+  type Operation = { operationId: string; security?: Array<Record<string, string[]>> };
+
+  async function operations(): Promise<Array<Operation & { method: string }>> {
+    const document = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Operation | unknown[]>> };
+    return Object.values(document.paths).flatMap((item) =>
+      Object.entries(item)
+        .filter(([key]) => key !== 'servers')
+        .map(([method, operation]) => ({ ...(operation as Operation), method: method.toUpperCase() })),
+    );
+  }
+
+  it('is exactly one per owner operation, from the fixed list, so no owner route is served without one', async () => {
+    const scopes = new Set<string>([...OWNER_API_KEY_SCOPES, 'session']);
+    const all = await operations();
+    const owner = all.filter((operation) => operation.security?.some((requirement) => 'bearer' in requirement));
+    for (const operation of all) {
+      // Every operation says who may call it; none falls back to the document's default.
+      expect(operation.security, operation.operationId).toBeDefined();
+    }
+    for (const operation of owner) {
+      expect(operation.security, operation.operationId).toEqual([{ bearer: [expect.any(String)] }]);
+      const [scope] = operation.security![0]!.bearer!;
+      expect(scopes.has(scope!), `${operation.operationId}: ${scope}`).toBe(true);
+      // read is every read, and nothing else: a write never passes for a read.
+      expect(scope === 'read', `${operation.operationId} (${operation.method}) requires ${scope}`).toBe(operation.method === 'GET');
+    }
+    // /api/v1, the edge functions and /auth/v1/user were all seen.
+    expect(owner.length).toBeGreaterThan(50);
+    const scopeOf = (id: string) => owner.find((operation) => operation.operationId === id)?.security?.[0]?.bearer;
+    expect(scopeOf('approveIntent')).toEqual(['payments:approve']);
+    expect(scopeOf('functionFundAgent')).toEqual(['wallet:fund']);
+    expect(scopeOf('getUser')).toEqual(['read']);
+    expect(scopeOf('createApiKey')).toEqual(['session']);
   });
 });

@@ -3,8 +3,10 @@
  * one database, as two replicas behind a load balancer, counting in the database or in Redis.
  * A client whose requests are split across both is limited as if there were one server: the
  * per-address sign-in, sign-up and assistant limits, the per-agent limit of the agent API with
- * its per-message charge of MCP batches. Each route counts apart, and a passed window lets the
- * client in again. Under PostgreSQL the second server has connections of its own.
+ * its per-message charge of MCP batches, the owner surfaces' per-owner limits (requests, searches,
+ * open streams). Per-address limits count an IPv6 client by its /64. Each route counts apart, and
+ * a passed window lets the client in again. Under PostgreSQL the second server has connections of
+ * its own.
  *
  * Redis: REDIS_URL (default redis://127.0.0.1:6379), keys under a prefix of this run, deleted after.
  */
@@ -18,6 +20,7 @@ import { openDatabase } from '@purser/db';
 import type { AppDeps, RateLimitStore } from '../src/deps';
 import { closeRateLimitRedis, openRateLimitRedis } from '../src/http/rate-limit-store-redis';
 import { createRateLimitCounters } from '../src/services/rate-limits/rate-limit-counters';
+import { databaseStreamLeases } from '../src/services/rate-limits/stream-leases';
 import { askAssistant } from './support/assistant-client';
 import { signUpTestOwner } from './support/owners';
 import { createTestApp, type TestApp } from './support/test-app';
@@ -214,6 +217,145 @@ describe.each<Shared>(['database', 'redis'])('counted in the %s', (shared) => {
   });
 });
 
+/** A request of the owner's surfaces from `remoteAddress`, with `authorization` when given. */
+function ownerCall(app: FastifyInstance, url: string, options: { authorization?: string; remoteAddress?: string } = {}): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'GET',
+    url,
+    headers: options.authorization ? { authorization: options.authorization } : {},
+    ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+  });
+}
+
+/** Three addresses of one /64, which count as one client, then one of the next /64. */
+const ONE_LINE = ['2001:db8:1:2::1', '2001:db8:1:2:ffff:ffff:ffff:fffe', '2001:DB8:1:2:0:0:0:AB', '2001:db8:1:3::1'];
+/** An IPv4 client as a dual-stack socket reports it (twice: dotted, then hex), then over IPv4, then another client. */
+const MAPPED = ['::ffff:198.51.100.20', '::ffff:c633:6414', '198.51.100.20', '198.51.100.21'];
+
+/** The statuses of one request per address, sent to the servers in turn. */
+async function statusesFrom(
+  nth: Servers['nth'],
+  addresses: string[],
+  request: (app: FastifyInstance, address: string) => Promise<LightMyRequestResponse>,
+): Promise<number[]> {
+  const answered: number[] = [];
+  for (const [n, address] of addresses.entries()) answered.push((await request(nth(n), address)).statusCode);
+  return answered;
+}
+
+/** The answer of a refused tRPC call, one per procedure of a batch. */
+const trpcRateLimited = (path: string) => ({ error: { data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429, path, appCode: 'RATE_LIMITED' } } });
+
+/** A live-update stream's request over real HTTP: its status, and a way to hang up. */
+async function openStream(baseUrl: string, token: string): Promise<{ status: number; retryAfter: string | null; body: unknown; close(): void }> {
+  const abort = new AbortController();
+  const response = await fetch(new URL('/trpc/realtime.walletChanges', baseUrl), {
+    headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` },
+    signal: abort.signal,
+  });
+  const streaming = response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
+  const body = streaming ? null : ((await response.json()) as unknown);
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), body, close: () => abort.abort() };
+}
+
+describe.each<Shared>(['database', 'redis'])('owner surfaces, counted in the %s', (shared) => {
+  it('count an IPv6 client by its /64, and an IPv4-mapped address as the IPv4 address: sign-in and the agent API', async () => {
+    const { nth } = await twoServers(shared, { authRateLimits: { password: 2 }, agentRateLimitPerMinute: 2 });
+    const password = (app: FastifyInstance, address: string) =>
+      app.inject({ method: 'POST', url: '/auth/v1/token?grant_type=password', payload: { email: uniqueEmail(), password: 'not the password' }, remoteAddress: address });
+    const agentApi = (app: FastifyInstance, address: string) => app.inject({ method: 'GET', url: `${AGENT_API}/transactions`, remoteAddress: address });
+
+    for (const request of [password, agentApi]) {
+      expect(await statusesFrom(nth, ONE_LINE, request)).toEqual([401, 401, 429, 401]);
+      expect(await statusesFrom(nth, MAPPED, request)).toEqual([401, 401, 429, 401]);
+    }
+  });
+
+  it('count requests without a genuine owner credential against the address, by /64', async () => {
+    const { nth } = await twoServers(shared, { ownerRateLimits: { requests: 2 } });
+    const forged = (app: FastifyInstance, address: string) => ownerCall(app, '/api/v1/agents', { authorization: 'Bearer not-a-token', remoteAddress: address });
+    const anonymous = (app: FastifyInstance, address: string) => ownerCall(app, '/trpc/auth.me', { remoteAddress: address });
+    expect(await statusesFrom(nth, ONE_LINE, forged)).toEqual([401, 401, 429, 401]);
+    expect(await statusesFrom(nth, MAPPED, anonymous)).toEqual([401, 401, 429, 401]);
+  });
+
+  it("limit an owner's REST and tRPC requests together, whichever credential, each call of a batch counted, on both servers", async () => {
+    const { a, b, nth } = await twoServers(shared, { ownerRateLimits: { requests: 6 } });
+    const owner = await signUpTestOwner(a.app, a.deps.db.prisma);
+    const created = await a.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: owner.headers, payload: { name: 'reader', scopes: ['read'], expires_in_days: 30 } });
+    expect(created.statusCode, created.body).toBe(201);
+    const key = `Bearer ${(created.json() as { key: string }).key}`;
+    const token = owner.headers.authorization;
+
+    expect((await ownerCall(b.app, '/api/v1/agents', { authorization: key })).statusCode).toBe(200);
+    expect((await ownerCall(a.app, '/trpc/auth.me,wallet.get?batch=1&input={}', { authorization: token })).statusCode).toBe(200);
+    expect((await ownerCall(b.app, '/api/v1/wallet', { authorization: key })).statusCode).toBe(200);
+    expect((await ownerCall(a.app, '/trpc/auth.me', { authorization: token })).statusCode).toBe(200);
+
+    const rest = await ownerCall(b.app, '/api/v1/agents', { authorization: key });
+    expect(rest.statusCode).toBe(429);
+    expect(rest.json()).toEqual({ error: { code: 'RATE_LIMITED', message: expect.stringMatching(/^Too many requests\./) } });
+    expect(Number(rest.headers['retry-after'])).toBeGreaterThan(0);
+    const batch = await ownerCall(a.app, '/trpc/auth.me,wallet.get?batch=1&input={}', { authorization: token });
+    expect(batch.statusCode).toBe(429);
+    expect(batch.json()).toMatchObject([trpcRateLimited('auth.me'), trpcRateLimited('wallet.get')]);
+    expect(Number(batch.headers['retry-after'])).toBeGreaterThan(0);
+
+    // Another owner, signed up from the same address, has an allowance of its own.
+    const other = await signUpTestOwner(nth(1), a.deps.db.prisma);
+    expect((await ownerCall(a.app, '/api/v1/agents', { authorization: other.headers.authorization })).statusCode).toBe(200);
+  });
+
+  it("limit an owner's searches of the payment list besides the requests, on REST and tRPC", async () => {
+    const { a, b } = await twoServers(shared, { ownerRateLimits: { searches: 2 } });
+    const owner = await signUpTestOwner(a.app, a.deps.db.prisma);
+    const token = owner.headers.authorization;
+    const trpcSearch = (search: string) => `/trpc/intents.list?input=${encodeURIComponent(JSON.stringify({ search }))}`;
+
+    expect((await ownerCall(a.app, '/api/v1/intents?search=coffee', { authorization: token })).statusCode).toBe(200);
+    expect((await ownerCall(b.app, trpcSearch('tea'), { authorization: token })).statusCode).toBe(200);
+    // Listing without a search text is no search.
+    expect((await ownerCall(a.app, '/api/v1/intents', { authorization: token })).statusCode).toBe(200);
+    expect((await ownerCall(b.app, trpcSearch(''), { authorization: token })).statusCode).toBe(200);
+
+    const refused = await ownerCall(a.app, trpcSearch('water'), { authorization: token });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject(trpcRateLimited('intents.list'));
+    expect((await ownerCall(b.app, '/api/v1/intents?search=juice', { authorization: token })).statusCode).toBe(429);
+    expect((await ownerCall(b.app, '/api/v1/intents', { authorization: token })).statusCode).toBe(200);
+  });
+
+  it('limit the live-update streams one owner holds open at once, on both servers, and give a place back when a stream closes', async () => {
+    const { a, b } = await twoServers(shared, { ownerRateLimits: { streams: 2 } });
+    const [urlA, urlB] = [await a.app.listen({ port: 0, host: '127.0.0.1' }), await b.app.listen({ port: 0, host: '127.0.0.1' })];
+    const owner = await signUpTestOwner(a.app, a.deps.db.prisma);
+    const other = await signUpTestOwner(a.app, a.deps.db.prisma);
+
+    const first = await openStream(urlA, owner.accessToken);
+    const second = await openStream(urlB, owner.accessToken);
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const third = await openStream(urlA, owner.accessToken);
+    expect(third.status).toBe(429);
+    expect(Number(third.retryAfter)).toBeGreaterThan(0);
+    expect(third.body).toMatchObject(trpcRateLimited('realtime.walletChanges'));
+    expect((await openStream(urlB, owner.accessToken)).status).toBe(429);
+    // Another owner's streams are counted apart.
+    const others = await openStream(urlB, other.accessToken);
+    expect(others.status).toBe(200);
+
+    first.close();
+    let again: Awaited<ReturnType<typeof openStream>> | undefined;
+    await vi.waitFor(
+      async () => {
+        again = await openStream(urlB, owner.accessToken);
+        expect(again.status).toBe(200);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
+    for (const stream of [second, others, again!]) stream.close();
+  });
+});
+
 describe('with Redis unreachable', () => {
   it('lets requests through uncounted and says so in the log, then counts again once Redis answers', async () => {
     const lines: Array<{ level: number; msg: string }> = [];
@@ -278,6 +420,24 @@ describe('in memory', () => {
     for (let n = 0; n < 8; n++) statuses.push((await signIn(nth(n), uniqueEmail())).statusCode);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 401, 401]);
   });
+
+  it("limits one server's open streams per owner", async () => {
+    const { a } = await twoServers('memory', { ownerRateLimits: { streams: 1 } });
+    const url = await a.app.listen({ port: 0, host: '127.0.0.1' });
+    const owner = await signUpTestOwner(a.app, a.deps.db.prisma);
+    const first = await openStream(url, owner.accessToken);
+    expect(first.status).toBe(200);
+    expect((await openStream(url, owner.accessToken)).status).toBe(429);
+    first.close();
+    await vi.waitFor(
+      async () => {
+        const again = await openStream(url, owner.accessToken);
+        again.close();
+        expect(again.status).toBe(200);
+      },
+      { timeout: 5_000, interval: 100 },
+    );
+  });
 });
 
 describe('the database counters', () => {
@@ -293,7 +453,11 @@ describe('the database counters', () => {
     const { a } = await twoServers('database', { authRateLimits: { password: 4 } });
     await signIn(a.app, uniqueEmail());
     const rows = await a.deps.db.prisma.rateLimitCounter.findMany({ select: { key: true, count: true } });
-    expect(rows).toEqual([{ key: `auth:POST /auth/v1/token|${CLIENT}|password`, count: 1 }]);
+    // The sign-in's own limit, and the owner surfaces' limit, which counts it by address before sign-in.
+    expect(rows.sort((x, y) => x.key.localeCompare(y.key))).toEqual([
+      { key: `auth:POST /auth/v1/token|${CLIENT}|password`, count: 1 },
+      { key: `owner:ip:${CLIENT}`, count: 1 },
+    ]);
   });
 
   it('count every one of many racing hits once, from both servers', async () => {
@@ -308,6 +472,22 @@ describe('the database counters', () => {
     } finally {
       if (other !== t.deps.db) await other.close();
     }
+  });
+
+  it('hold stream leases that expire unless renewed, so a server that died frees its places', async () => {
+    const leases = databaseStreamLeases(t.deps.db);
+    const counters = createRateLimitCounters({ db: t.deps.db, logger: pino({ level: 'silent' }) }, { sweepEveryMs: 0 });
+    const kept = await leases.acquire('owner-streams:dying', 2, 60_000);
+    const orphan = await leases.acquire('owner-streams:dying', 2, 100);
+    expect([kept, orphan].every((lease) => lease !== null)).toBe(true);
+    expect(await leases.acquire('owner-streams:dying', 2, 60_000)).toBeNull();
+    await sleep(150);
+    expect(await leases.acquire('owner-streams:dying', 2, 60_000)).not.toBeNull();
+    await leases.release('owner-streams:dying', kept!);
+    expect(await leases.acquire('owner-streams:dying', 2, 60_000)).not.toBeNull();
+    // Expired leases are rows like passed counters: the sweep takes them.
+    await counters.sweep();
+    expect(await t.deps.db.prisma.rateLimitCounter.count({ where: { key: `owner-streams:dying|${orphan!}` } })).toBe(0);
   });
 
   it('start a new window once one has passed, and sweep the counters whose window has passed', async () => {

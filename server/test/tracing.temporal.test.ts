@@ -2,7 +2,8 @@
  * Traces end to end: with tracing on (an in-memory exporter in place of OTLP), an agent's ledger
  * payment over HTTP is one trace, from the request's server span through the workflow start,
  * the workflow run and its activities to the database queries and the webhook the payment sends,
- * each span linked to its parent.
+ * each span linked to its parent. What goes out to parties others chose (webhook receivers,
+ * sellers) carries the trace's traceparent and never the caller's W3C baggage.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -22,16 +23,18 @@ let env: TemporalTestEnv;
 let owner: SignedUpOwner;
 let appUrl: string;
 let receiver: Server;
-/** The traceparent header of each webhook the receiver got. */
-const received: string[] = [];
+/** Each request the receiver got (webhooks, and the seller's calls below /seller). */
+const received: Array<{ path: string; traceparent: unknown; baggage: unknown }> = [];
+/** What a caller puts in its W3C baggage: nothing of it may leave. */
+const BAGGAGE = 'user=secret,tenant=acme';
 
 beforeAll(async () => {
   tracing = startTracing({ spanProcessors: [new SimpleSpanProcessor(exporter)], role: 'test' });
   env = await startTemporalTestEnv({ tracing, agentRateLimitPerMinute: 10_000 });
   appUrl = await env.testApp.app.listen({ host: '127.0.0.1', port: 0 });
   receiver = createServer((request, response) => {
-    received.push(String(request.headers.traceparent));
-    request.resume().on('end', () => response.end());
+    received.push({ path: request.url ?? '', traceparent: request.headers.traceparent, baggage: request.headers.baggage });
+    request.resume().on('end', () => response.end('{"ok":true}'));
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   owner = await signUpTestOwner(env.testApp.app, env.testApp.deps.db.prisma);
@@ -55,7 +58,7 @@ describe('tracing', () => {
     let spans: ReadableSpan[] = [];
     let intentId = '';
     await env.runWorker(async () => {
-      const paid = await agentCall(appUrl, agent, 'POST', '/payment', { amount: 2, to_address: 'api.example.com' });
+      const paid = await agentCall(appUrl, agent, 'POST', '/payment', { amount: 2, to_address: 'api.example.com' }, { baggage: BAGGAGE });
       expect(paid.status, JSON.stringify(paid.body)).toBe(200);
       intentId = paid.body.intent_id as string;
       // Workflow spans end with their runs, after the answer: the payment's last steps, the webhook's delivery.
@@ -104,10 +107,25 @@ describe('tracing', () => {
     expect(ancestors(post!).map((span) => span.name)).toContain('RunActivity:attemptWebhookDelivery');
     expect(ancestors(post!)).toContain(delivery);
     expect(post!.attributes['url.path']).toBe('REDACTED');
-    expect(received).toContain(`00-${post!.spanContext().traceId}-${post!.spanContext().spanId}-01`);
+    const hook = received.find((request) => request.traceparent === `00-${post!.spanContext().traceId}-${post!.spanContext().spanId}-01`);
+    expect(hook).toBeDefined();
+    // The caller's baggage reached neither the workflow nor the receiver.
+    expect(hook!.baggage).toBeUndefined();
 
     // One trace, whole: every span's parent is in it, but the agent's fetch that began it.
     expect(spans.filter((span) => !parentOf(span))).toEqual([parentOf(request)]);
+  });
+
+
+  it("sends a seller the paid call's traceparent and never the caller's baggage", async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 1 });
+    const { port } = receiver.address() as AddressInfo;
+    const fetched = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `http://127.0.0.1:${port}/seller/free` }, { baggage: BAGGAGE });
+    expect(fetched.status, JSON.stringify(fetched.body)).toBe(200);
+    const call = received.find((request) => request.path === '/seller/free');
+    expect(call).toBeDefined();
+    expect(call!.traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(call!.baggage).toBeUndefined();
   });
 });
 

@@ -19,6 +19,9 @@ import {
   WEBHOOK_ENDPOINT_NOT_FOUND_MESSAGE,
   WEBHOOK_EVENTS_MESSAGE,
   WEBHOOK_SECRET_MESSAGE,
+  WEBHOOK_SECRET_OVERLAP_DEFAULT_SECONDS,
+  WEBHOOK_SECRET_OVERLAP_MAX_SECONDS,
+  WEBHOOK_SECRET_OVERLAP_MESSAGE,
   WEBHOOK_URL_MESSAGE,
   createWebhookEndpointInput,
   type ErrorCode,
@@ -26,6 +29,7 @@ import {
   type WebhookEventType,
   type CreateWebhookEndpointBody,
   type WebhookDeliveryDetailView,
+  type RotatedWebhookSecretView,
   type WebhookEndpointWithSecretView,
 } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
@@ -37,6 +41,7 @@ import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-e
 import { createWebhookSender } from '../src/services/webhooks/deliver-webhook';
 import { deleteWebhookEndpoint } from '../src/services/webhooks/delete-webhook-endpoint';
 import { emitPaymentEvent } from '../src/services/webhooks/emit-payment-event';
+import { auditedWebhookUrl } from '../src/services/webhooks/record-webhook-change';
 import { getWebhookDelivery } from '../src/services/webhooks/get-webhook-delivery';
 import { getWebhookEndpoint } from '../src/services/webhooks/get-webhook-endpoint';
 import { listWebhookDeliveries } from '../src/services/webhooks/list-webhook-deliveries';
@@ -277,6 +282,51 @@ describe('changing an endpoint', () => {
     expect(audit.map((event) => event.action)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.secret_rotated', 'webhook_endpoint.secret_rotated']);
     const auditText = JSON.stringify(audit);
     for (const secret of [created.secret, rotated.secret, chosen]) expect(auditText).not.toContain(secret.slice(6, 30));
+  });
+
+  it('answers until when the replaced secret signs, takes an overlap within bounds, and refuses one outside them changing nothing', async () => {
+    const created = await create(alice, { url: 'https://hooks.example.com/overlap' });
+    const response = await call(alice, 'POST', `/webhooks/${created.endpoint.id}/rotate-secret`, { overlapSeconds: 600 });
+    expect(response.statusCode, response.body).toBe(200);
+    const rotated = response.json() as RotatedWebhookSecretView;
+    expect(Date.parse(rotated.previousSecretExpiresAt!) - Date.now()).toBeGreaterThan(590_000);
+    expect(Date.parse(rotated.previousSecretExpiresAt!) - Date.now()).toBeLessThanOrEqual(600_000);
+
+    for (const overlapSeconds of [-1, 1.5, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS + 1, '60']) {
+      const refused = await call(alice, 'POST', `/webhooks/${created.endpoint.id}/rotate-secret`, { overlapSeconds });
+      expect(refused.statusCode, String(overlapSeconds)).toBe(400);
+      expect(refused.json()).toEqual({ error: { code: 'VALIDATION_FAILED', message: WEBHOOK_SECRET_OVERLAP_MESSAGE } });
+    }
+    expect(await errorOf(rotateWebhookSecret(t.deps, alice.userId, { endpointId: created.endpoint.id, overlapSeconds: -5 }))).toEqual({
+      code: 'VALIDATION_FAILED',
+      message: WEBHOOK_SECRET_OVERLAP_MESSAGE,
+    });
+    expect(decryptWebhookSecret(t.deps.masterKey, created.endpoint.id, await rawSecretColumns(created.endpoint.id))).toBe(rotated.secret);
+    const audit = await auditOf(created.endpoint.id);
+    expect(audit.map((event) => event.action)).toEqual(['webhook_endpoint.created', 'webhook_endpoint.secret_rotated']);
+    expect(audit[1]!.data).toEqual({ generated: true, previous_secret_expires_at: rotated.previousSecretExpiresAt });
+  });
+
+  it("puts an endpoint's URL in the audit chain without its query string or fragment; the endpoint keeps it whole", async () => {
+    const url = 'https://hooks.example.com/purser/in?token=abc&team=7#frag';
+    const created = await call(alice, 'POST', '/webhooks', { url });
+    expect(created.statusCode, created.body).toBe(201);
+    const { endpoint } = created.json() as WebhookEndpointWithSecretView;
+    expect(endpoint.url).toBe(url);
+    expect((await getWebhookEndpoint(t.deps, alice.userId, endpoint.id)).url).toBe(url);
+
+    await updateWebhookEndpoint(t.deps, alice.userId, { endpointId: endpoint.id, url: 'https://hooks.example.com/purser/v2?token=def' });
+    await deleteWebhookEndpoint(t.deps, alice.userId, endpoint.id);
+    const audit = await auditOf(endpoint.id);
+    expect(audit.map((event) => [event.action, (event.data as { url?: string }).url])).toEqual([
+      ['webhook_endpoint.created', 'https://hooks.example.com/purser/in'],
+      ['webhook_endpoint.updated', 'https://hooks.example.com/purser/v2'],
+      ['webhook_endpoint.deleted', 'https://hooks.example.com/purser/v2'],
+    ]);
+    const auditText = JSON.stringify(audit);
+    for (const secret of ['token', 'abc', 'def', 'frag']) expect(auditText).not.toContain(secret);
+    // Credentials never get this far (the URL is refused), and would not reach the chain either.
+    expect(auditedWebhookUrl('https://user:pass@hooks.example.com/x?token=abc')).toBe('https://hooks.example.com/x');
   });
 
   it('deletes softly: hidden and disabled, the row kept, audited, and a second delete is 404', async () => {
@@ -683,4 +733,80 @@ describe('the webhook sender', () => {
       await receiver.close();
     }
   });
+
+  it('signs with the new and the replaced secret after a rotation, until the expiry the rotation stored; then with the new one alone, the old one erased', async () => {
+    // 500: the delivery stays pending, so each attempt is sent and seen.
+    const receiver = await startReceiver((_request, response) => response.writeHead(500).end());
+    try {
+      const { deliveryId, secret: original, endpointId } = await deliveryTo(`${receiver.url}/rotating`);
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound });
+      const before = Date.now();
+      const rotated = await rotateWebhookSecret(t.deps, erin.userId, { endpointId });
+      const expiresAt = Date.parse(rotated.previousSecretExpiresAt!);
+      expect(expiresAt - before).toBeGreaterThanOrEqual(WEBHOOK_SECRET_OVERLAP_DEFAULT_SECONDS * 1000);
+      expect(expiresAt - Date.now()).toBeLessThanOrEqual(WEBHOOK_SECRET_OVERLAP_DEFAULT_SECONDS * 1000);
+      // The replaced secret is kept encrypted, like the current one.
+      const kept = await previousSecretColumns(endpointId);
+      expect(kept.expiresAt?.toISOString()).toBe(rotated.previousSecretExpiresAt);
+      expect(Buffer.from(kept.ciphertext!).includes(Buffer.from(original.slice(6), 'base64'))).toBe(false);
+      expect(decryptWebhookSecret(t.deps.masterKey, endpointId, { secretCiphertext: kept.ciphertext!, secretIv: kept.iv!, secretTag: kept.tag! })).toBe(original);
+
+      await sender.attemptDelivery(deliveryId, { retryInMs: null });
+      const during = receiver.received.at(-1)!;
+      // Standard Webhooks' list: space-delimited v1 signatures, either of which verifies.
+      expect(String(during.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/=]+ v1,[A-Za-z0-9+/=]+$/);
+      for (const secret of [rotated.secret, original]) expect(() => new Webhook(secret).verify(during.body, during.headers as Record<string, string>)).not.toThrow();
+
+      // The overlap ends when the stored expiry passes.
+      await prisma.webhookEndpoint.update({ where: { id: endpointId }, data: { previousSecretExpiresAt: new Date(Date.now() - 1) }, select: { id: true } });
+      await sender.attemptDelivery(deliveryId, { retryInMs: null });
+      const after = receiver.received.at(-1)!;
+      expect(String(after.headers['webhook-signature'])).toMatch(/^v1,[A-Za-z0-9+/=]+$/);
+      expect(() => new Webhook(rotated.secret).verify(after.body, after.headers as Record<string, string>)).not.toThrow();
+      expect(() => new Webhook(original).verify(after.body, after.headers as Record<string, string>)).toThrow();
+      expect(await previousSecretColumns(endpointId)).toEqual({ ciphertext: null, iv: null, tag: null, expiresAt: null });
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('keeps only the secret the last rotation replaced, and none when that rotation chose no overlap', async () => {
+    const receiver = await startReceiver((_request, response) => response.writeHead(500).end());
+    try {
+      const { deliveryId, secret: first, endpointId } = await deliveryTo(`${receiver.url}/twice`);
+      const sender = createWebhookSender({ db: t.deps.db, masterKey: t.deps.masterKey, outbound: t.deps.outbound });
+      const second = await rotateWebhookSecret(t.deps, erin.userId, { endpointId, overlapSeconds: 3600 });
+      const third = await rotateWebhookSecret(t.deps, erin.userId, { endpointId });
+      await sender.attemptDelivery(deliveryId, { retryInMs: null });
+      const twice = receiver.received.at(-1)!;
+      const verifies = (secret: string, request: Received) => {
+        try {
+          new Webhook(secret).verify(request.body, request.headers as Record<string, string>);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      expect([first, second.secret, third.secret].map((secret) => verifies(secret, twice))).toEqual([false, true, true]);
+
+      // A leaked secret: rotated with no overlap, it stops at once.
+      const fourth = await rotateWebhookSecret(t.deps, erin.userId, { endpointId, overlapSeconds: 0 });
+      expect(fourth.previousSecretExpiresAt).toBeNull();
+      expect(await previousSecretColumns(endpointId)).toEqual({ ciphertext: null, iv: null, tag: null, expiresAt: null });
+      await sender.attemptDelivery(deliveryId, { retryInMs: null });
+      const leaked = receiver.received.at(-1)!;
+      expect([third.secret, fourth.secret].map((secret) => verifies(secret, leaked))).toEqual([false, true]);
+    } finally {
+      await receiver.close();
+    }
+  });
 });
+
+/** The replaced secret's columns as stored (the client omits them unless named). */
+async function previousSecretColumns(endpointId: string) {
+  const row = await prisma.webhookEndpoint.findUniqueOrThrow({
+    where: { id: endpointId },
+    select: { previousSecretCiphertext: true, previousSecretIv: true, previousSecretTag: true, previousSecretExpiresAt: true },
+  });
+  return { ciphertext: row.previousSecretCiphertext, iv: row.previousSecretIv, tag: row.previousSecretTag, expiresAt: row.previousSecretExpiresAt };
+}

@@ -302,7 +302,8 @@ describe('webhook delivery', () => {
       expect((await getWebhookDelivery(t.deps, ownerId, deliveryId)).status).toBe('failed');
 
       await updateWebhookEndpoint(t.deps, ownerId, { endpointId: endpoint.endpoint.id, enabled: true });
-      const rotated = await rotateWebhookSecret(t.deps, ownerId, { endpointId: endpoint.endpoint.id });
+      // Rotated with no overlap (a leaked secret): the old one stops signing at once.
+      const rotated = await rotateWebhookSecret(t.deps, ownerId, { endpointId: endpoint.endpoint.id, overlapSeconds: 0 });
       await redeliverWebhook(t.deps, ownerId, deliveryId);
       // No attempt yet, so run 2.
       expect((await runResult(deliveryId, 2)).delivered).toBe(true);

@@ -22,7 +22,7 @@ import { declarePaymentIdentifierExtension, extractPaymentIdentifier, PAYMENT_ID
 import type { FacilitatorClient } from '@x402/core/server';
 import { paymentMiddleware, setSettlementOverrides, x402ResourceServer } from '@x402/hono';
 import { Hono } from 'hono';
-import { createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
+import { createTestClient, createWalletClient, http, parseAbi, type Address, type Hex } from 'viem';
 import { mnemonicToAccount } from 'viem/accounts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PrismaClient } from '@purser/db';
@@ -347,6 +347,44 @@ describe('an upto authorisation the seller never redeemed', () => {
     expect(await permit2Allowance(agent)).toBe(0n);
     await expectLedgerConsistent(prisma);
   });
+
+  it('is voided without the agent\'s ETH when it holds none: the platform lowers the Permit2 allowance to 0, the seller can no longer settle, and the hold returns once a block past the deadline shows it unused', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const before = await balances(agent);
+    const offered = await fetch(`${sellerUrl}/metered`, { headers: { accept: 'application/json' } });
+    const { accepts, extensions } = decodePaymentRequiredHeader(offered.headers.get('payment-required')!);
+    // The agent's wallet holds USDC and no ETH, as on a real network.
+    await createTestClient({ mode: 'anvil', transport: http(chain.rpcUrl) }).setBalance({ address: agent.address, value: 0n });
+    await run(async () => {
+      const signed = await agentCall(appUrl, agent, 'POST', '/x402/sign-payment', { requirement: accepts[0], x402_version: 2, url: `${sellerUrl}/metered`, extensions });
+      expect(signed.status, JSON.stringify(signed.body)).toBe(200);
+      const intentId = signed.body.intent_id as string;
+      const payment = decodePaymentSignatureHeader(signed.body.x_payment_header as string);
+      const { nonce, deadline } = (payment.payload as { permit2Authorization: { nonce: string; deadline: string } }).permit2Authorization;
+      expect(await permit2Allowance(agent)).toBe(MAX);
+
+      const suspended = await ownerCall(env.testApp.app, owner, 'POST', `/api/v1/agents/${agent.id}/suspend`);
+      expect(suspended.statusCode, suspended.body).toBe(200);
+      // Voided by a permit the agent signed and the platform sent: the agent sent nothing and paid no gas.
+      expect(await permit2Allowance(agent)).toBe(0n);
+      expect(await chain.publicClient.getTransactionCount({ address: agent.address })).toBe(0);
+      expect(await chain.ethBalanceOf(agent.address)).toBe(0n);
+      const { facilitator } = sellerFacilitator();
+      const redeemed = await facilitator.settle(payment, { ...(accepts[0] as PaymentRequirements), amount: USED.toString() }).catch((error: unknown) => ({ success: false, error }));
+      expect(redeemed.success).toBe(false);
+
+      // Its nonce stays unused until the deadline: held until a block past it shows that.
+      expect(await chain.permit2NonceUsed(agent.address, BigInt(nonce))).toBe(false);
+      expect((await waitForIntent(intentId, (status) => status !== 'processing', 3_000)).status).toBe('processing');
+      expect(await waitForIntent(intentId, (status) => status === 'failed' || status === 'settled', 60_000)).toMatchObject({ status: 'failed' });
+      expect((await chain.publicClient.getBlock()).timestamp).toBeGreaterThan(BigInt(deadline));
+      const operation = await prisma.railOperation.findUniqueOrThrow({ where: { paymentIntentId: intentId }, select: { declineCode: true } });
+      expect(operation.declineCode).toBe('authorization_expired');
+    });
+    expect(await balances(agent)).toEqual(before);
+    expect(await permit2Allowance(agent)).toBe(0n);
+    await expectLedgerConsistent(prisma);
+  }, 120_000);
 });
 
 describe('a hostile upto seller', () => {

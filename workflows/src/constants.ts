@@ -43,6 +43,8 @@ export const PAYMENT_FAILURES = {
   RAIL_UNAVAILABLE: 'RailUnavailable',
   AGENT_SUSPENDED: 'AgentSuspended',
   NOT_FOUND: 'NotFound',
+  // Not a decline: the capture is refused for good with the funds still held, for an operator.
+  CAPTURE_INVARIANT: 'CaptureInvariant',
 } as const;
 
 /** How long an approval waits when no policy sets a time box (spec sample: 24h). */

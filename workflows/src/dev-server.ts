@@ -37,6 +37,12 @@ export interface DevServerOptions {
   avoidPorts?: number[];
   /** The server's environment; this process's when omitted. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * More dynamic config values (`--dynamic-config-value key=value`): a test that needs the
+   * server's limits small, e.g. `limit.historyCount.suggestContinueAsNew` so a run is told to
+   * continue as new after a few dozen events instead of thousands.
+   */
+  dynamicConfig?: Record<string, string | number | boolean>;
 }
 
 /** How a process ended: its exit code, or the signal that ended it, and the last it wrote. */
@@ -103,6 +109,7 @@ async function startOnce({
   metricsPort: givenMetricsPort = 0,
   avoidPorts = [],
   env,
+  dynamicConfig = {},
 }: DevServerOptions): Promise<DevServer> {
   // A free port is found by binding to port 0 and releasing it; another process could take
   // it in between, and startTemporalDevServer then starts again. It may also be one already
@@ -134,6 +141,7 @@ async function startOnce({
     // set the same dynamic config key (docs/payments.md).
     '--dynamic-config-value', 'system.enableActivityEagerExecution=true',
   ];
+  for (const [key, value] of Object.entries(dynamicConfig)) args.push('--dynamic-config-value', `${key}=${JSON.stringify(value)}`);
   args.push(...(uiPort ? ['--ui-port', String(uiPort)] : ['--headless']));
   if (namespace !== 'default') args.push('--namespace', namespace);
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   createOwnerApiKeyInput,
+  OWNER_API_KEY_SCOPES,
   firstValidationMessage,
   SIGN_IN_FORM_FIELDS,
   SIGN_UP_FORM_FIELDS,
@@ -126,7 +127,18 @@ describe('other auth inputs', () => {
   });
 
   it('give an API key an empty name by default and cap its length', () => {
-    expect(createOwnerApiKeyInput.parse({})).toEqual({ name: '' });
-    expect(createOwnerApiKeyInput.safeParse({ name: 'x'.repeat(101) }).success).toBe(false);
+    const grant = { scopes: ['read'], expires_in_days: 30 };
+    expect(createOwnerApiKeyInput.parse(grant)).toEqual({ name: '', ...grant });
+    expect(createOwnerApiKeyInput.safeParse({ ...grant, name: 'x'.repeat(101) }).success).toBe(false);
+  });
+
+  it('require at least one known scope, kept once each in a fixed order, and a lifetime of 1 to 365 days', () => {
+    expect(createOwnerApiKeyInput.parse({ scopes: ['webhooks:admin', 'read', 'read'], expires_in_days: 365 }).scopes).toEqual(['read', 'webhooks:admin']);
+    const message = (body: object) => createOwnerApiKeyInput.safeParse(body).error?.issues[0]?.message;
+    expect(message({ scopes: ['admin'], expires_in_days: 30 })).toBe(`Unknown scope "admin": scopes are ${OWNER_API_KEY_SCOPES.join(', ')}`);
+    expect(message({ scopes: [], expires_in_days: 30 })).toBe('Choose at least one scope');
+    for (const days of [0, 366, 2.5, '30', undefined]) {
+      expect(message({ scopes: ['read'], expires_in_days: days }), String(days)).toBe('expires_in_days must be a whole number of days from 1 to 365');
+    }
   });
 });

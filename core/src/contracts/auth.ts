@@ -181,12 +181,52 @@ export const API_KEY_NAME_MAX_LENGTH = 100;
 /** Active (unrevoked) keys one owner may hold at a time. */
 export const MAX_ACTIVE_OWNER_API_KEYS = 25;
 
+/**
+ * What an owner API key may do. Every owner operation of the REST API requires exactly one of
+ * these, declared beside the route (`scope` in define-route.ts); a signed-in session may do
+ * everything. A scope grants nothing else: `payments:approve` does not include `read`.
+ */
+export const OWNER_API_KEY_SCOPES = ['read', 'payments:create', 'payments:approve', 'wallet:fund', 'agents:admin', 'policies:admin', 'webhooks:admin'] as const;
+export type OwnerApiKeyScope = (typeof OWNER_API_KEY_SCOPES)[number];
+
+export const ownerApiKeyScope = z.enum(OWNER_API_KEY_SCOPES, {
+  error: (issue) => `Unknown scope ${JSON.stringify(issue.input)}: scopes are ${OWNER_API_KEY_SCOPES.join(', ')}`,
+});
+
+/** One line per scope: the console's key dialog shows them, the docs repeat them. */
+export const OWNER_API_KEY_SCOPE_DESCRIPTIONS: Record<OwnerApiKeyScope, string> = {
+  read: 'Read everything: wallet, agents, payments, policies, webhooks, audit log (every GET)',
+  'payments:create': 'Create payment intents and attach policies to them',
+  'payments:approve': 'Approve, reject and cancel payment intents',
+  'wallet:fund': "Top up the wallet (sandbox) and move funds to agents",
+  'agents:admin': 'Create, change, suspend, reactivate and delete agents; the kill switch; rotate agent keys',
+  'policies:admin': 'Create, change and delete policies',
+  'webhooks:admin': 'Register, change and delete webhook endpoints; rotate their secrets; redeliver',
+};
+
+/** Every key expires; the console offers these lifetimes, the API takes any up to the maximum. */
+export const OWNER_API_KEY_LIFETIME_CHOICES_DAYS = [30, 90, 365] as const;
+export const MAX_OWNER_API_KEY_LIFETIME_DAYS = 365;
+
+const DAYS_MESSAGE = `expires_in_days must be a whole number of days from 1 to ${MAX_OWNER_API_KEY_LIFETIME_DAYS}`;
+
 export const createOwnerApiKeyInput = z.object({
   name: z
     .string({ error: 'Name must be text' })
     .trim()
     .max(API_KEY_NAME_MAX_LENGTH, { error: `Name must be at most ${API_KEY_NAME_MAX_LENGTH} characters` })
     .default(''),
+  /** At least one; kept once each, in the order of OWNER_API_KEY_SCOPES. */
+  scopes: z
+    .array(ownerApiKeyScope, { error: `scopes must be a list of scopes: ${OWNER_API_KEY_SCOPES.join(', ')}` })
+    .min(1, { error: 'Choose at least one scope' })
+    .transform((scopes) => OWNER_API_KEY_SCOPES.filter((scope) => scopes.includes(scope))),
+  /** Days from now until the key stops working: no key lives forever. */
+  expires_in_days: z
+    .number({ error: DAYS_MESSAGE })
+    .int({ error: DAYS_MESSAGE })
+    .min(1, { error: DAYS_MESSAGE })
+    .max(MAX_OWNER_API_KEY_LIFETIME_DAYS, { error: DAYS_MESSAGE }),
 });
 export type CreateOwnerApiKeyBody = z.input<typeof createOwnerApiKeyInput>;
 export type CreateOwnerApiKeyInput = z.output<typeof createOwnerApiKeyInput>;
@@ -202,7 +242,11 @@ export const ownerApiKeyView = z.object({
   name: z.string(),
   /** The start of the key (`psk_<12 hex>`), enough to recognise it. */
   prefix: z.string(),
+  /** What the key may do (OWNER_API_KEY_SCOPES). */
+  scopes: z.array(ownerApiKeyScope),
   created_at: z.string(),
+  /** When it stops working; a key past it is refused with 401 API_KEY_EXPIRED. */
+  expires_at: z.string(),
   last_used_at: z.string().nullable(),
   revoked_at: z.string().nullable(),
 });

@@ -23,6 +23,14 @@ export const WEBHOOK_DESCRIPTION_MAX_LENGTH = 500;
 export const WEBHOOK_SECRET_PREFIX = 'whsec_';
 export const WEBHOOK_SECRET_MIN_BYTES = 24;
 export const WEBHOOK_SECRET_MAX_BYTES = 64;
+/**
+ * After a rotation the replaced secret keeps signing beside the new one for this long by
+ * default (24 h), so receivers verify every delivery while they are updated; a rotation may
+ * choose 0 (it stops at once: a leaked secret) up to the maximum (7 days).
+ */
+export const WEBHOOK_SECRET_OVERLAP_DEFAULT_SECONDS = 86_400;
+export const WEBHOOK_SECRET_OVERLAP_MAX_SECONDS = 7 * 86_400;
+export const WEBHOOK_SECRET_OVERLAP_MESSAGE = `overlapSeconds must be a whole number of seconds from 0 to ${WEBHOOK_SECRET_OVERLAP_MAX_SECONDS} (7 days)`;
 /** Live endpoints per owner: every event fans out to each of them. */
 export const MAX_WEBHOOK_ENDPOINTS = 20;
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -143,10 +151,29 @@ export type UpdateWebhookEndpointInput = z.output<typeof updateWebhookEndpointIn
 export const webhookEndpointIdInput = z.object({ endpointId: webhookEndpointIdSchema });
 export type WebhookEndpointIdInput = z.output<typeof webhookEndpointIdInput>;
 
-/** The new secret of POST /webhooks/:endpointId/rotate-secret; generated when left out. */
-export const rotateWebhookSecretBody = z.object({ secret: webhookSecretSchema.optional() });
-export const rotateWebhookSecretInput = z.object({ endpointId: webhookEndpointIdSchema, secret: webhookSecretSchema.optional() });
+const overlapSecondsSchema = z
+  .number({ error: WEBHOOK_SECRET_OVERLAP_MESSAGE })
+  .int({ error: WEBHOOK_SECRET_OVERLAP_MESSAGE })
+  .min(0, { error: WEBHOOK_SECRET_OVERLAP_MESSAGE })
+  .max(WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, { error: WEBHOOK_SECRET_OVERLAP_MESSAGE })
+  .default(WEBHOOK_SECRET_OVERLAP_DEFAULT_SECONDS);
+
+const rotationFields = {
+  /** The new secret; generated when left out. */
+  secret: webhookSecretSchema.optional(),
+  /**
+   * How long the secret being replaced keeps signing beside the new one: 0 stops it at once
+   * (it leaked); default 24 h, at most 7 days. A secret replaced before stops with that rotation.
+   */
+  overlapSeconds: overlapSecondsSchema,
+};
+
+/** The body of POST /webhooks/:endpointId/rotate-secret. */
+export const rotateWebhookSecretBody = z.object(rotationFields);
+export const rotateWebhookSecretInput = z.object({ endpointId: webhookEndpointIdSchema, ...rotationFields });
 export type RotateWebhookSecretInput = z.output<typeof rotateWebhookSecretInput>;
+/** What the rotation service takes: the overlap may be left to its default. */
+export type RotateWebhookSecretRequest = z.input<typeof rotateWebhookSecretInput>;
 
 export const WEBHOOK_DELIVERIES_LIMIT_MESSAGE = 'limit must be a whole number from 1 to 100';
 
@@ -193,6 +220,13 @@ export const webhookEndpointWithSecretView = z.object({
   secret: z.string(),
 });
 export type WebhookEndpointWithSecretView = z.infer<typeof webhookEndpointWithSecretView>;
+
+/** The answer to rotate-secret: the new secret, and until when the replaced one still signs. */
+export const rotatedWebhookSecretView = webhookEndpointWithSecretView.extend({
+  /** Until then deliveries carry a signature by the replaced secret too; null when it stopped at once. */
+  previousSecretExpiresAt: z.string().nullable(),
+});
+export type RotatedWebhookSecretView = z.infer<typeof rotatedWebhookSecretView>;
 
 export const webhookEndpointListView = z.object({ endpoints: z.array(webhookEndpointView) });
 export type WebhookEndpointListView = z.infer<typeof webhookEndpointListView>;

@@ -27,7 +27,7 @@ export async function signUpOwner(env: TemporalTestEnv): Promise<TestOwner> {
   });
   expect(signup.statusCode, signup.body).toBe(200);
   const session = { authorization: `Bearer ${(signup.json() as { access_token: string }).access_token}` };
-  const created = await app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: session, payload: { name: 'n8n' } });
+  const created = await app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: session, payload: { name: 'n8n', scopes: ['read', 'payments:approve', 'wallet:fund', 'agents:admin', 'webhooks:admin'], expires_in_days: 30 } });
   expect(created.statusCode, created.body).toBeLessThan(300);
   const apiKey = (created.json() as { key: string }).key;
   expect(apiKey).toMatch(/^psk_/);

@@ -34,6 +34,7 @@ import { looksLikeOwnerApiKey } from '../services/api-keys/owner-api-key-secret'
 import type { AppDeps } from '../deps';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
+import { clientAddressKey } from './client-address';
 import { rateLimitStoreOptions } from './rate-limit-store';
 
 export const AUTH_PREFIX = '/auth/v1';
@@ -101,7 +102,7 @@ export function authApiRoutes(settings: AuthRouteSettings = {}): ApiRoute[] {
       config: {
         rateLimit: {
           // Password guesses and refreshes are counted apart: refreshing is routine.
-          keyGenerator: (request) => `${request.ip}|${grantType(request)}`,
+          keyGenerator: (request) => `${clientAddressKey(request)}|${grantType(request)}`,
           max: (request) => (grantType(request) === 'refresh_token' ? limits.refresh : limits.password),
         },
       },
@@ -161,6 +162,7 @@ export function authApiRoutes(settings: AuthRouteSettings = {}): ApiRoute[] {
       operationId: 'getUser',
       summary: 'The signed-in owner',
       tag: TAG,
+      scope: 'read',
       response: authUserView,
       async handler({ deps, owner, reply }) {
         reply.header('cache-control', 'no-store');

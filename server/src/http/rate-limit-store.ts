@@ -4,7 +4,7 @@
  * database when it is PostgreSQL, which several servers may share; else this process's memory
  * (the embedded PGlite belongs to one process by construction). `rateLimitStoreOptions` turns
  * the choice into the options every @fastify/rate-limit registration spreads in: the /auth/v1
- * limits, the agent API's and the assistant's.
+ * limits, the agent API's, the assistant's and the owner surfaces' (owner-rate-limit.ts).
  */
 import type { RateLimitPluginOptions } from '@fastify/rate-limit';
 import type { Redis } from 'ioredis';
@@ -15,7 +15,7 @@ import { createRateLimitCounters } from '../services/rate-limits/rate-limit-coun
 import { databaseRateLimitStore } from './rate-limit-store-database';
 
 /** The registrations, each counting under its own name, so one key is never counted by two of them. */
-export type RateLimitName = 'auth' | 'agent-api' | 'assistant';
+export type RateLimitName = 'auth' | 'agent-api' | 'assistant' | 'owner' | 'owner-search';
 
 /** The Redis keys of every rate limit begin with this; the route and the client key follow. */
 export const REDIS_KEY_PREFIX = 'purser:rate-limit:';

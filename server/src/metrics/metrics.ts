@@ -7,7 +7,7 @@
  *   no dependency for it; a worker-only process counts what its activities do and serves them
  *   on its health-only app.
  * - What one app measures or reads when scraped: its HTTP requests, the ledger's balances and
- *   the webhook backlog from its database. These live in the app's own Registry (createMetrics),
+ *   the webhook backlog from its database (one read kept for a few seconds). These live in the app's own Registry (createMetrics),
  *   which also holds the process's metrics, so several apps in one process (tests) never collide;
  *   prom-client's global default registry is not used.
  *
@@ -73,6 +73,15 @@ const webhooksGivenUp = new Counter({
   registers: [processRegistry],
 });
 
+const captureInvariantFailures = new Counter({
+  name: 'purser_capture_invariant_failures_total',
+  help:
+    'Captures refused because the chain\'s reading breaks the payment\'s invariants (more moved than was held, a settlement that cannot be matched), by rail. ' +
+    'Each leaves the payment processing with its funds held for an operator (docs/operations.md); any increase needs a person.',
+  labelNames: ['rail'] as const,
+  registers: [processRegistry],
+});
+
 const collectFailures = new Counter({
   name: 'purser_metrics_collect_failures_total',
   help:
@@ -125,6 +134,11 @@ export function countWebhookGivenUp(): void {
   webhooksGivenUp.inc();
 }
 
+/** Counts a capture refused for an operator (payments/payment-steps.ts, settle). */
+export function countCaptureInvariantFailure(rail: string): void {
+  captureInvariantFailures.inc({ rail });
+}
+
 // ---------------------------------------------------------------- the Temporal SDK's exporter
 
 /** Where this process's Temporal Runtime serves its Prometheus metrics, once configured. */
@@ -159,11 +173,19 @@ async function temporalExporterText(url: string): Promise<string | null> {
 
 // ---------------------------------------------------------------- one app's registry
 
+/**
+ * How long one read of the database gauges answers scrapes: every replica's every scraper (and
+ * anyone allowed to scrape) costs the database at most one read per period.
+ */
+export const DATABASE_GAUGES_TTL_MS = 5_000;
+
 export interface MetricsDeps {
   db: Pick<Database, 'prisma'>;
   logger: Pick<Logger, 'warn'>;
   /** The Temporal SDK exporter to append; the one temporalTelemetryOptions configured when absent. */
   temporalExporterUrl?: string;
+  /** How long the database gauges' read is kept (DATABASE_GAUGES_TTL_MS) and the clock it is kept by; tests move it. */
+  databaseGauges?: { ttlMs?: number; now?: () => number };
 }
 
 export interface AppMetrics {
@@ -193,29 +215,19 @@ export function createMetrics(deps: MetricsDeps): AppMetrics {
     deps.logger.warn({ err: error }, 'a metric could not be read from the database');
   };
 
-  new Gauge({
-    name: 'purser_ledger_balance',
-    help:
-      'Sum of ledger account balances by account kind (owner, agent, hold, external) and currency, in whole currency units (1 = 1 USDC), read at scrape time. ' +
-      'Double entry: the kinds of one currency sum to 0 (external is negative: money that came in). Every replica reports the same totals: aggregate with max, not sum.',
-    labelNames: ['kind', 'currency'] as const,
-    registers: [registry],
-    async collect() {
-      try {
-        const rows = await deps.db.prisma.$queryRaw<Array<{ kind: string; currency: string; balance: string }>>`
-          SELECT kind::text AS kind, currency::text AS currency, sum(balance)::text AS balance FROM ledger_accounts GROUP BY kind, currency`;
-        this.reset();
-        for (const row of rows) this.set({ kind: row.kind, currency: row.currency }, atomicToUnits(BigInt(row.balance)));
-      } catch (error) {
-        this.reset();
-        failed(error);
-      }
-    },
-  });
-
-  // Both backlog gauges come from one query (the partial index webhook_deliveries_pending),
-  // shared by the two collects of one scrape.
-  const backlog = sharedWhileRunning(async () => {
+  // The three gauges' figures, read together once per period; scrapes in between (and the
+  // collects of one scrape) share that read, the one in flight too.
+  const readLedger = async () => {
+    try {
+      return await deps.db.prisma.$queryRaw<Array<{ kind: string; currency: string; balance: string }>>`
+        SELECT kind::text AS kind, currency::text AS currency, sum(balance)::text AS balance FROM ledger_accounts GROUP BY kind, currency`;
+    } catch (error) {
+      failed(error);
+      return null;
+    }
+  };
+  // Both backlog figures come from one query (the partial index webhook_deliveries_pending).
+  const readBacklog = async () => {
     try {
       const [row] = await deps.db.prisma.$queryRaw<Array<{ pending: number; oldest: number | null }>>`
         SELECT count(*)::int AS pending, extract(epoch FROM now() - min(created_at))::float8 AS oldest FROM webhook_deliveries WHERE status = 'pending'`;
@@ -224,21 +236,43 @@ export function createMetrics(deps: MetricsDeps): AppMetrics {
       failed(error);
       return { pending: NaN, oldestSeconds: NaN };
     }
+  };
+  const figures = keptFor(
+    deps.databaseGauges?.ttlMs ?? DATABASE_GAUGES_TTL_MS,
+    deps.databaseGauges?.now ?? Date.now,
+    async () => {
+      const [ledger, backlog] = await Promise.all([readLedger(), readBacklog()]);
+      return { ledger, backlog };
+    },
+  );
+
+  new Gauge({
+    name: 'purser_ledger_balance',
+    help:
+      'Sum of ledger account balances by account kind (owner, agent, hold, external) and currency, in whole currency units (1 = 1 USDC), read at scrape time at most once every few seconds. ' +
+      'Double entry: the kinds of one currency sum to 0 (external is negative: money that came in). Every replica reports the same totals: aggregate with max, not sum.',
+    labelNames: ['kind', 'currency'] as const,
+    registers: [registry],
+    async collect() {
+      const { ledger } = await figures();
+      this.reset();
+      for (const row of ledger ?? []) this.set({ kind: row.kind, currency: row.currency }, atomicToUnits(BigInt(row.balance)));
+    },
   });
   new Gauge({
     name: 'purser_webhook_deliveries_pending',
-    help: 'Webhook deliveries not yet delivered nor given up (first attempts and retries), read at scrape time. Every replica reports the same figure.',
+    help: 'Webhook deliveries not yet delivered nor given up (first attempts and retries), read at scrape time at most once every few seconds. Every replica reports the same figure.',
     registers: [registry],
     async collect() {
-      this.set((await backlog()).pending);
+      this.set((await figures()).backlog.pending);
     },
   });
   new Gauge({
     name: 'purser_webhook_oldest_pending_age_seconds',
-    help: 'Age of the oldest pending webhook delivery (0 when none is pending), read at scrape time.',
+    help: 'Age of the oldest pending webhook delivery (0 when none is pending), read at scrape time at most once every few seconds.',
     registers: [registry],
     async collect() {
-      this.set((await backlog()).oldestSeconds);
+      this.set((await figures()).backlog.oldestSeconds);
     },
   });
 
@@ -263,8 +297,17 @@ function atomicToUnits(atomic: bigint): number {
   return Number(whole) + Number(atomic - whole * 1_000_000n) / 1_000_000;
 }
 
-/** Calls made while one is running share its answer; the next call after it settles starts anew. */
-function sharedWhileRunning<T>(run: () => Promise<T>): () => Promise<T> {
-  let running: Promise<T> | null = null;
-  return () => (running ??= run().finally(() => (running = null)));
+/**
+ * `read`'s answer, kept for `ttlMs` after it settles: calls while it runs share it, calls within
+ * the period get it again, the first call after starts a new read. `read` must not reject.
+ */
+function keptFor<T>(ttlMs: number, now: () => number, read: () => Promise<T>): () => Promise<T> {
+  let kept: { answer: Promise<T>; until: number } | null = null;
+  return () => {
+    if (kept && now() < kept.until) return kept.answer;
+    const entry = { answer: read(), until: Infinity };
+    void entry.answer.then(() => (entry.until = now() + ttlMs));
+    kept = entry;
+    return entry.answer;
+  };
 }

@@ -2,13 +2,14 @@
  * OpenTelemetry traces: one trace follows a request through the payment workflow and its
  * activities to the database and the outbound calls (sellers, chain RPC, webhook receivers).
  * Off unless the standard OTEL_* variables ask for it. startTracing() registers the tracer
- * provider, the context manager and the W3C propagator for the whole process, and the
+ * provider, the context manager and the W3C trace-context propagator for the whole process, and the
  * instrumentations that need no require hooks: undici's diagnostics channels (every fetch) and
  * Prisma's global helper. The HTTP plugin and the Temporal interceptors it returns are wired by
  * buildApp, the runtime's Client and createPaymentsWorker.
  */
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { context, propagation, trace } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { defaultResource, detectResources, envDetector, resourceFromAttributes } from '@opentelemetry/resources';
@@ -21,7 +22,9 @@ import { OpenTelemetryWorkflowClientInterceptor } from '@temporalio/interceptors
 import type { FastifyPluginCallback } from 'fastify';
 import type { WorkerTracing } from '@purser/workflows';
 import type { Env } from '../env';
+import { secretUrlRedactor, secretUrlsOf, type Redact, type SecretUrlEnv } from '../secret-urls';
 import { redactedUrlAttributes } from './outbound-span';
+import { redactingSpanProcessor } from './redacting-span-processor';
 import { workflowSpanSink } from './workflow-spans';
 
 /** Probes and scrapes, every few seconds: their spans would bury the requests. */
@@ -61,24 +64,30 @@ export interface TracingOptions {
   spanProcessors: SpanProcessor[];
   /** Which parts of the product this process runs (the resource attribute purser.role). */
   role: string;
+  /** Takes secrets (the configured secret URLs, secret-urls.ts) out of every span before its processors see it. */
+  redact?: Redact;
 }
 
 /** Tracing as OTEL_* configures it, or undefined when it is off. The exporters read their own OTEL_EXPORTER_OTLP_* variables. */
-export function startTracingFromEnv(env: TracingEnv & Pick<Env, 'RUN_SERVER' | 'RUN_WORKER'>): Tracing | undefined {
+export function startTracingFromEnv(env: TracingEnv & Pick<Env, 'RUN_SERVER' | 'RUN_WORKER'> & SecretUrlEnv): Tracing | undefined {
   const exporters = traceExporters(env);
   if (exporters.length === 0) return undefined;
   const spanProcessors = exporters.map((name) => new BatchSpanProcessor(name === 'otlp' ? new OTLPTraceExporter() : new ConsoleSpanExporter()));
   const role = [env.RUN_SERVER && 'server', env.RUN_WORKER && 'worker'].filter(Boolean).join('+') || 'health';
-  return startTracing({ spanProcessors, role });
+  return startTracing({ spanProcessors, role, redact: secretUrlRedactor(secretUrlsOf(env)) });
 }
 
-export function startTracing({ spanProcessors, role }: TracingOptions): Tracing {
+export function startTracing({ spanProcessors: exporting, role, redact }: TracingOptions): Tracing {
+  const spanProcessors = redact ? exporting.map((processor) => redactingSpanProcessor(processor, redact)) : exporting;
   // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES override these defaults.
   const resource = defaultResource()
     .merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: 'purser', 'purser.role': role }))
     .merge(detectResources({ detectors: [envDetector] }));
   const provider = new NodeTracerProvider({ resource, spanProcessors });
-  provider.register();
+  // Trace context only, not the default's W3C baggage too: a caller's `baggage` header is never
+  // taken in, so it travels neither into workflows nor out to sellers, webhook receivers or the
+  // chain's RPC (whose calls carry traceparent alone).
+  provider.register({ propagator: new W3CTraceContextPropagator() });
 
   const http = new FastifyOtelInstrumentation({
     ignorePaths: ({ url }) => UNTRACED_PATHS.has(url.split('?')[0] ?? url),

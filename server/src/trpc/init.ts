@@ -65,8 +65,14 @@ export type { ErrorCode };
 export const router = t.router;
 export const publicProcedure = t.procedure.use(mapAppErrors);
 
-/** Signed-in owners only (session or owner API key); ctx.owner is non-null past it. */
+/**
+ * Signed-in owners only; ctx.owner is non-null past it. An owner API key is refused: keys are
+ * for the REST API, where each route names the scope a key must hold and every use is audited.
+ */
 export const ownerProcedure = publicProcedure.use(({ ctx, next }) => {
   if (!ctx.owner) throw new AppError('UNAUTHORIZED', 'Authentication required');
+  if (ctx.owner.via === 'api_key') {
+    throw new AppError('FORBIDDEN', "Owner API keys work on the REST API (/api/v1), not on the web app's API: sign in, or call /api/v1 with the key");
+  }
   return next({ ctx: { owner: ctx.owner } });
 });

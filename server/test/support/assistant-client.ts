@@ -59,7 +59,8 @@ export function askAssistant(app: FastifyInstance, messages: AssistantMessage[] 
   return app.inject({
     method: 'POST',
     url: ASSISTANT_PATH,
-    headers: { 'content-type': 'application/json', ...(authorization === null ? {} : { authorization }) },
+    // The widget runs on the product's pages: its browser names their origin (test-app.ts's public URL).
+    headers: { 'content-type': 'application/json', origin: 'http://127.0.0.1:3000', ...(authorization === null ? {} : { authorization }) },
     cookies: options.sessionToken ? { purser_access: options.sessionToken } : {},
     payload: { messages, currentPage: options.currentPage ?? '/' },
     ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),

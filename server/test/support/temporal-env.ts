@@ -57,12 +57,14 @@ export interface TemporalTestEnvOptions {
   outbound?: OutboundPolicy;
   /** OpenTelemetry (startTracing) for the app, the client and the in-process workers. */
   tracing?: Tracing;
+  /** The dev server's dynamic config (startTemporalDevServer's `dynamicConfig`). */
+  temporalDynamicConfig?: Record<string, string | number | boolean>;
 }
 
 export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {}): Promise<TemporalTestEnv> {
   const cliPath = process.env.TEMPORAL_CLI_PATH ?? (await ensureTemporalCli({ log }));
   const dir = mkdtempSync(join(tmpdir(), 'purser-temporal-env-'));
-  const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'temporal.db'), log });
+  const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'temporal.db'), log, ...(options.temporalDynamicConfig ? { dynamicConfig: options.temporalDynamicConfig } : {}) });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: 'default', ...(options.tracing && { interceptors: options.tracing.clientInterceptors }) });
   // The product's queue: each suite has its own dev server, and a spawned worker process polls it.

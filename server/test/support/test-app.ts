@@ -122,7 +122,8 @@ export async function createTestApp(
     temporalUiUrl,
     rateLimitStore: typeof rateLimitStore === 'function' ? rateLimitStore({ db, logger }) : rateLimitStore,
   };
-  const app = await buildApp({ sandboxPaidApi: options.chain !== undefined, ...appOptions, ...deps });
+  // The reconciler restarts payments whose workflow a test ended on purpose; the tests of it run its passes themselves.
+  const app = await buildApp({ sandboxPaidApi: options.chain !== undefined, reconciler: false, ...appOptions, ...deps });
   await app.ready();
   return {
     app,

@@ -54,10 +54,11 @@ export async function createFundedAgent(
   };
 }
 
-export async function agentCall(appUrl: string, agent: TestAgent, method: 'GET' | 'POST', path: string, payload?: object) {
+/** `headers`: more request headers (a W3C baggage, say). */
+export async function agentCall(appUrl: string, agent: TestAgent, method: 'GET' | 'POST', path: string, payload?: object, headers: Record<string, string> = {}) {
   const response = await fetch(`${appUrl}${AGENT_API}${path}`, {
     method,
-    headers: { ...agent.headers, ...(payload ? { 'content-type': 'application/json' } : {}) },
+    headers: { ...agent.headers, ...(payload ? { 'content-type': 'application/json' } : {}), ...headers },
     ...(payload ? { body: JSON.stringify(payload) } : {}),
   });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown> & { error?: { code: string; message: string } } };

@@ -2,7 +2,7 @@
 // its signals. The workflow, the server's client (start, signal, query) and tests share these,
 // without the workflow's code.
 import { defineQuery, defineSignal } from '@temporalio/workflow';
-import type { IntentStatus, PaymentStep, PaymentStepRecord } from '@purser/core';
+import type { IntentStatus, PaymentStep, PaymentStepRecord, RailName } from '@purser/core';
 
 export type { PaymentStepRecord } from '@purser/core';
 
@@ -10,6 +10,12 @@ export interface PaymentWorkflowInput {
   intentId: string;
   /** Retries of the rail's execute step after the first try (the intent's maxRetries). */
   maxRetries: number;
+  /**
+   * Set when a run continued as new while it followed its rail (a channel open for days, a slow
+   * settlement): the rail it executed on and its progress so far. The new run goes straight back
+   * to following that rail; the front and execute are behind it.
+   */
+  following?: { rail: RailName; progress: PaymentProgress };
 }
 
 export interface PaymentProgress {

@@ -8,11 +8,17 @@
 // intent.approved -> rail selection -> reserve -> execute -> capture (or release: the
 // compensation of the reserve) -> settlement.completed -> audit.
 //
+// Following a pending rail operation has no bound in time (a payment channel stays open as long
+// as its agent uses it), so that loop continues as new when Temporal suggests it; a run that
+// ends without its intent ending (terminated by an operator, failed) is found and run again by
+// the server's reconciler (services/intents/reconcile-payment-workflows.ts).
+//
 // The front (gate, approval's outcome, rail, reserve) is one step, authorizePayment, that
 // records its outcome in one transaction; the workflow follows the outcome, and waits for the
 // owner when the payment needs approval. The progress still lists each of the front's steps.
-import { condition, patched, proxyActivities, proxyLocalActivities, setHandler } from '@temporalio/workflow';
-import type { AuthorizeOutcome, IntentStatus, PaymentActivities, PaymentSteps } from '@purser/core';
+import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import type { AuthorizeOutcome, IntentStatus, PaymentActivities, PaymentSteps, RailName } from '@purser/core';
+import { PAYMENT_FAILURES } from '../constants';
 import { frontBeforeOneFront, type FrontParts, type FrontResult } from './payment-front-before-one-front';
 import { approvalDecidedSignal, cancelSignal, policyChangedSignal, progressQuery, railUpdatedSignal, type PaymentProgress, type PaymentStepRecord, type PaymentWorkflowInput } from './payment-messages';
 import { businessFailure, firedSummary, ProgressLog, railDetail, type PaymentSignals } from './payment-parts';
@@ -32,8 +38,8 @@ const MAX_RAIL_POLL_MS = 60_000;
 /** Rounds of the front (a policy changed while the payment waited) before the payment gives up. */
 const MAX_FRONT_ROUNDS = 20;
 
-export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowInput): Promise<PaymentProgress> {
-  const progress: PaymentProgress = { intentId, status: 'created', currentStep: null, steps: [] };
+export async function paymentWorkflow({ intentId, maxRetries, following }: PaymentWorkflowInput): Promise<PaymentProgress> {
+  const progress: PaymentProgress = following ? following.progress : { intentId, status: 'created', currentStep: null, steps: [] };
   const log = new ProgressLog(progress);
   const signals: PaymentSignals = { decided: false, cancelled: false, policyChanged: false, railUpdated: false };
   setHandler(progressQuery, () => progress);
@@ -52,12 +58,18 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
   };
 
   // ------------------------------------------------------------ the front
-  // Runs recorded before 'one-front' took the front step by step; they finish that way.
-  const parts: FrontParts = { intentId, log, signals, local };
-  const front = patched('one-front') ? await authorizeFront(parts) : await frontBeforeOneFront(parts);
-  if ('ended' in front) return finish(front.ended);
-  const railName = front.rail;
-  progress.status = 'processing';
+  // A run that continued as new is past it: its funds are held on `following.rail`.
+  let railName: RailName;
+  if (following) {
+    railName = following.rail;
+  } else {
+    // Runs recorded before 'one-front' took the front step by step; they finish that way.
+    const parts: FrontParts = { intentId, log, signals, local };
+    const front = patched('one-front') ? await authorizeFront(parts) : await frontBeforeOneFront(parts);
+    if ('ended' in front) return finish(front.ended);
+    railName = front.rail;
+    progress.status = 'processing';
+  }
 
   // ------------------------------------------------------------ execute, then capture or release
   // Executing may be retried maxRetries times. Following a pending operation is not bounded by
@@ -88,14 +100,21 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
         retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '10 seconds' },
       })
     : untilFinal;
-  log.begin('execute');
+  if (!following) log.begin('execute');
   let failure: { code: string; message: string } | null = null;
   try {
-    let result = await executeOrAbandon();
+    let result = following ? await follow.checkRail(intentId) : await executeOrAbandon();
     if (result === null) {
       failure = { code: 'RAIL_ERROR', message: `The rail failed after ${maxRetries + 1} attempts` };
     } else {
       while (result.status === 'pending') {
+        // A channel may stay open for days, one look every 30 s (and one more per signal): the
+        // history would outgrow Temporal's limit, which terminates the run with the funds held.
+        // The next run follows the same rail with the progress so far (runs recorded before
+        // 'follow-continue-as-new' never continue).
+        if (workflowInfo().continueAsNewSuggested && patched('follow-continue-as-new')) {
+          await continueAsNew<typeof paymentWorkflow>({ intentId, maxRetries, following: { rail: railName, progress } });
+        }
         const wait = result.checkAfter ? Date.parse(result.checkAfter) - Date.now() : RAIL_POLL_MS;
         await condition(() => signals.railUpdated, Math.min(Math.max(wait, 100), MAX_RAIL_POLL_MS));
         signals.railUpdated = false;
@@ -141,7 +160,18 @@ export async function paymentWorkflow({ intentId, maxRetries }: PaymentWorkflowI
     { step: 'settlement.completed', status: 'completed', at },
     { step: 'audit', status: 'completed', at },
   ];
-  await local.settle(intentId, settled);
+  try {
+    await local.settle(intentId, settled);
+  } catch (error) {
+    // The chain shows a settlement the capture cannot match to what was held: the capture is
+    // refused for good and an operator alerted (payments/payment-steps.ts). The funds stay held
+    // and the intent open, for the operator; the run ends here, so nothing retries it, and the
+    // reconciler leaves it alone.
+    if (businessFailure(error)?.type !== PAYMENT_FAILURES.CAPTURE_INVARIANT) throw error;
+    log.end('failed', 'the settlement on chain does not match what was held; held for an operator');
+    progress.currentStep = null;
+    return progress;
+  }
   Object.assign(progress, { status: 'settled', currentStep: null, steps: settled });
   return progress;
 }

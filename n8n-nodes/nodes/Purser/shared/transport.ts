@@ -48,6 +48,9 @@ export interface PurserResponse {
 const HINTS: Record<string, string> = {
 	UNAUTHORIZED:
 		'Check the Purser credential: the agent DID and API key, or the owner API key (psk_…). A rotated or revoked key stops working at once.',
+	API_KEY_EXPIRED: 'The owner API key (psk_…) has expired. Create a new one in Purser (API keys) and update the credential.',
+	API_KEY_SCOPE_MISSING:
+		'The owner API key (psk_…) lacks the scope this operation needs (the message names it). Create a key with read, payments:approve, agents:admin and webhooks:admin.',
 	AGENT_SUSPENDED: 'The agent is suspended or deleted; its owner can reactivate it in Purser.',
 	IDEMPOTENCY_CONFLICT:
 		'This idempotency key was already used for a different request. Use a new key for a new payment.',

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@purser/core';
 import { authenticateAgent, type AuthenticatedAgent } from '../../services/agents/authenticate-agent';
 import type { AppDeps } from '../../deps';
+import { clientAddressKey } from '../client-address';
 import { rateLimitStoreOptions } from '../rate-limit-store';
 import { idempotencyKeyOf, parseInput } from '../request-input';
 import { agentRoutes, type AgentRoute } from './agent-routes';
@@ -50,7 +51,7 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
     timeWindow: 60_000,
     keyGenerator: (request) => {
       const auth = request.agentAuth;
-      return auth && 'agent' in auth ? `agent:${auth.agent.agentId}` : `ip:${request.ip}`;
+      return auth && 'agent' in auth ? `agent:${auth.agent.agentId}` : `ip:${clientAddressKey(request)}`;
     },
     errorResponseBuilder: (_request, context) => new AppError('RATE_LIMITED', `Too many requests. Please try again in ${context.after}.`),
   });

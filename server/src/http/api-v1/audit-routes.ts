@@ -22,6 +22,7 @@ export const auditRoutes = [
     operationId: 'listAuditEntries',
     summary: "The owner's audit entries, newest first, a page at a time; subject ending in * matches a prefix",
     tag: 'Audit',
+    scope: 'read',
     query: listAuditEntriesInput,
     response: auditEntryListView,
     handler: ({ deps, owner, query }) => listAuditEntries(deps.db.prisma, owner.userId, query),
@@ -32,6 +33,7 @@ export const auditRoutes = [
     operationId: 'verifyAuditChain',
     summary: "Verify the owner's hash chain: verified through entry N, or broken at entry N and why",
     tag: 'Audit',
+    scope: 'read',
     response: auditVerificationView,
     handler: ({ deps, owner }) => verifyOwnerAuditChain(deps.db.prisma, owner.userId),
   }),
@@ -41,6 +43,7 @@ export const auditRoutes = [
     operationId: 'exportAuditEntries',
     summary: "The owner's whole audit log as JSON Lines, oldest first, for `npm run audit:verify -- --file`",
     tag: 'Audit',
+    scope: 'read',
     stream: 'application/x-ndjson',
     response: auditExportLine,
     async handler({ deps, owner, reply }) {

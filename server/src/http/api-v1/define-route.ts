@@ -7,13 +7,13 @@
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { AppDeps } from '../../deps';
+import type { RouteScope } from '../../services/api-keys/authorize-owner-api-key-use';
+import type { AuthenticatedOwner } from '../../services/auth/authenticate-owner';
 
 export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
 
-export interface Owner {
-  userId: string;
-  via: 'session' | 'api_key';
-}
+/** The route's owner: a session, or an owner API key that holds the route's scope. */
+export type Owner = AuthenticatedOwner;
 
 /** `D`: what the surface hands its handlers, the app's deps unless a surface has less. */
 export interface HandlerContext<P, Q, B, D = AppDeps> {
@@ -33,7 +33,14 @@ export interface HandlerContext<P, Q, B, D = AppDeps> {
  */
 export type RouteAuth = 'owner' | 'public' | 'client-key';
 
-interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> {
+/**
+ * An owner route names the one scope an owner API key must hold to call it (a session may call
+ * every route), so no owner route exists without one; 'session' is for the few no key may call
+ * (creating and revoking keys). Routes of anyone or the client key name none.
+ */
+type RouteAccess = { auth?: Extract<RouteAuth, 'owner'>; scope: RouteScope } | { auth: Exclude<RouteAuth, 'owner'>; scope?: undefined };
+
+type RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType> = RouteAccess & {
   method: HttpMethod;
   /** Fastify path below the surface's base path, e.g. '/agents/:agentId' below /api/v1. */
   path: string;
@@ -42,7 +49,6 @@ interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z
   /** Longer text for the reference page (markdown). */
   description?: string;
   tag: string;
-  auth?: RouteAuth;
   /** Money-moving routes document and honour the Idempotency-Key header. */
   idempotent?: boolean;
   params?: P;
@@ -60,38 +66,38 @@ interface RouteDeclaration<P extends z.ZodType, Q extends z.ZodType, B extends z
   otherResponses?: Record<string, string>;
   /** Fastify route config, e.g. a per-route rate limit. */
   config?: FastifyContextConfig;
-}
+};
 
 /** Answers one JSON document, parsed with `response` before it is sent. */
-export interface JsonApiRoute<
+export type JsonApiRoute<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
   D = AppDeps,
-> extends RouteDeclaration<P, Q, B, R> {
+> = RouteDeclaration<P, Q, B, R> & {
   stream?: undefined;
   mediaType?: undefined;
   handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, D>): Promise<z.input<R>>;
-}
+};
 
 /**
  * Answers a download streamed as it is read, so its size is not bounded by memory: the
  * handler gives the items already serialized, one per line, and may set headers on `reply`
  * (Content-Disposition); `response` documents one item.
  */
-export interface StreamApiRoute<
+export type StreamApiRoute<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
   D = AppDeps,
-> extends RouteDeclaration<P, Q, B, R> {
+> = RouteDeclaration<P, Q, B, R> & {
   /** The media type: JSON Lines. */
   stream: 'application/x-ndjson';
   mediaType?: undefined;
   handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, D>): Promise<AsyncIterable<string>>;
-}
+};
 
 /**
  * Answers on `reply` itself what one parsed JSON document cannot be: server-sent events, a
@@ -99,18 +105,18 @@ export interface StreamApiRoute<
  * answer made elsewhere and passed on (the sandbox's x402 paywall). `mediaType` is the success
  * answer's; `response` documents its body (for events, each event's data).
  */
-export interface ReplyApiRoute<
+export type ReplyApiRoute<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
   B extends z.ZodType = z.ZodType,
   R extends z.ZodType = z.ZodType,
   D = AppDeps,
-> extends RouteDeclaration<P, Q, B, R> {
+> = RouteDeclaration<P, Q, B, R> & {
   stream?: undefined;
   mediaType: string;
   /** Sends the answer (status, headers, body) or hijacks the reply, and returns it. */
   handler(context: HandlerContext<z.output<P>, z.output<Q>, z.output<B>, D>): Promise<FastifyReply>;
-}
+};
 
 export type ApiRoute<
   P extends z.ZodType = z.ZodType,

@@ -20,6 +20,7 @@ export const kyaRoutes: ApiRoute[] = [
       'the registration number or legal name SANDBOX-REJECT is rejected). ' +
       'Verified: the tier rises and the credential is re-issued. Rejected: recorded with its reason, nothing else changes.',
     tag: 'Agents',
+    scope: 'agents:admin',
     status: 201,
     params: agentParams,
     body: kyaEscalationBody,
@@ -32,6 +33,7 @@ export const kyaRoutes: ApiRoute[] = [
     operationId: 'listKyaVerifications',
     summary: "An agent's KYA verifications with their evidence and outcome, newest first",
     tag: 'Agents',
+    scope: 'read',
     params: agentParams,
     response: listKyaVerificationsResult,
     handler: ({ deps, owner, params }) => listKyaVerifications(deps, owner.userId, params.agentId),

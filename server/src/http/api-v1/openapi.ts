@@ -5,6 +5,7 @@
  * paid API), whose paths carry their full path and their own server.
  */
 import { z } from 'zod';
+import { OWNER_API_KEY_SCOPE_DESCRIPTIONS, OWNER_API_KEY_SCOPES } from '@purser/core';
 import type { ApiRoute } from './define-route';
 
 /** What the document needs of a route: its declaration without the handler. */
@@ -17,6 +18,7 @@ export type DocumentedRoute = Pick<
   | 'description'
   | 'tag'
   | 'auth'
+  | 'scope'
   | 'idempotent'
   | 'params'
   | 'query'
@@ -82,11 +84,18 @@ function successOf(route: DocumentedRoute): JsonSchema {
   return { description, content: { [mediaType]: { schema: toSchema(route.response, 'output') } } };
 }
 
+/** An owner operation names the one scope an owner API key must hold (OpenAPI 3.1 role names). */
 function securityOf(route: DocumentedRoute): JsonSchema {
   if (route.auth === 'public') return { security: [] };
   if (route.auth === 'client-key') return { security: [{ clientKey: [] }] };
-  return {};
+  return { security: [{ bearer: route.scope ? [route.scope] : [] }] };
 }
+
+const BEARER_DESCRIPTION =
+  'An access token (a signed-in session: every operation) or an owner API key `psk_...`, which may call an operation only when it holds ' +
+  "the scope the operation's security names (else 403 `API_KEY_SCOPE_MISSING`) and has not expired (else 401 `API_KEY_EXPIRED`); " +
+  '`session` marks the operations no key may call. Scopes:\n\n' +
+  OWNER_API_KEY_SCOPES.map((scope) => `- \`${scope}\`: ${OWNER_API_KEY_SCOPE_DESCRIPTIONS[scope]}`).join('\n');
 
 function operationOf(route: DocumentedRoute): JsonSchema {
   return {
@@ -151,7 +160,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
     security: [{ bearer: [] }],
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: 'Access token or owner API key' },
+        bearer: { type: 'http', scheme: 'bearer', description: BEARER_DESCRIPTION },
         agentDid: { type: 'apiKey', in: 'header', name: 'X-Agent-DID', description: "The agent's DID (public: it selects the agent, the key proves it)" },
         agentKey: { type: 'http', scheme: 'bearer', description: "The agent's API key, shown once when the agent was created or its key rotated" },
         clientKey: { type: 'http', scheme: 'bearer', description: "The web app's public anonymous key (not a secret: it names the client)" },

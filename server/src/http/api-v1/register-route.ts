@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import { AppError, PUBLIC_ANON_KEY } from '@purser/core';
+import { authorizeOwnerApiKeyUse } from '../../services/api-keys/authorize-owner-api-key-use';
 import { authenticateOwner, bearerToken } from '../../services/auth/authenticate-owner';
 import type { AuthDeps } from '../../services/auth/session-tokens';
 import { idempotencyKeyOf, parseInput } from '../request-input';
@@ -26,12 +27,14 @@ const NO_OWNER: Owner = { userId: '', via: 'session' };
 
 export function registerRoute<D>(app: FastifyInstance, route: ApiRoute<z.ZodType, z.ZodType, z.ZodType, z.ZodType, D>, mount: RouteMount<D>): void {
   if ((route.auth ?? 'owner') === 'owner' && !mount.owners) throw new Error(`${route.operationId} needs an owner, and its mount authenticates none`);
+  // The type requires it; this holds for a declaration that got past the type (a cast).
+  if ((route.auth ?? 'owner') === 'owner' && !route.scope) throw new Error(`${route.operationId} is an owner route without the API key scope it requires`);
   app.route({
     method: route.method,
     url: `${mount.prefix ?? ''}${route.path}`,
     ...(route.config ? { config: route.config } : {}),
     handler: async (request, reply) => {
-      const owner = await callerOf(route.auth ?? 'owner', mount, request);
+      const owner = await callerOf(route, mount, request);
       const readQuery = () => (route.query ? parseInput(route.query, request.query) : undefined);
       // The body is read first, unless the query decides which body is valid.
       const queryFirst = route.bodyFor ? readQuery() : undefined;
@@ -60,15 +63,23 @@ export function registerRoute<D>(app: FastifyInstance, route: ApiRoute<z.ZodType
   });
 }
 
-async function callerOf<D>(auth: NonNullable<ApiRoute['auth']>, mount: RouteMount<D>, request: FastifyRequest): Promise<Owner | null> {
-  if (auth === 'public') return null;
-  if (auth === 'client-key') {
+/**
+ * The route's caller. An owner API key must also hold the route's scope and be unexpired; its
+ * use is recorded either way, before anything of the route runs (authorize-owner-api-key-use.ts).
+ */
+async function callerOf<D>(route: Pick<ApiRoute, 'auth' | 'scope' | 'method' | 'operationId'>, mount: RouteMount<D>, request: FastifyRequest): Promise<Owner | null> {
+  if (route.auth === 'public') return null;
+  if (route.auth === 'client-key') {
     if (bearerToken(request.headers.authorization) !== PUBLIC_ANON_KEY) throw new AppError('UNAUTHORIZED', 'Missing or invalid client key');
     return null;
   }
   const owners = mount.owners!;
   const owner = await authenticateOwner(owners.deps, { authorization: request.headers.authorization, cookies: request.cookies });
   if (!owner) throw new AppError('UNAUTHORIZED', owners.refusal ?? 'Missing or invalid credentials');
+  if (owner.via === 'api_key') {
+    const use = { scope: route.scope!, method: route.method, route: request.routeOptions.url ?? '', operation: route.operationId, requestId: String(request.id) };
+    await authorizeOwnerApiKeyUse(owners.deps.db.prisma, owner, use);
+  }
   return owner;
 }
 

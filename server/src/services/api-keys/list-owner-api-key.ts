@@ -1,6 +1,6 @@
 /** The owner's API keys, newest first, revoked ones included; prefixes only, never secrets. */
 import type { OwnerApiKeyListView } from '@purser/core';
-import { apiKeyPublicSelect, type TransactionClient } from '@purser/db';
+import { ownerApiKeyPublicSelect, type TransactionClient } from '@purser/db';
 import type { AuthenticatedOwner } from '../auth/authenticate-owner';
 import { toOwnerApiKeyView } from './owner-api-key-secret';
 
@@ -8,7 +8,7 @@ export async function listOwnerApiKeys(prisma: TransactionClient, owner: Authent
   const rows = await prisma.ownerApiKey.findMany({
     where: { userId: owner.userId },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    select: apiKeyPublicSelect,
+    select: ownerApiKeyPublicSelect,
   });
   return { api_keys: rows.map(toOwnerApiKeyView) };
 }

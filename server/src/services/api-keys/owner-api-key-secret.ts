@@ -6,7 +6,8 @@
 import { randomBytes } from 'node:crypto';
 import { hashSecret } from '../../secrets';
 import type { OwnerApiKeyView } from '@purser/core';
-import type { apiKeyPublicSelect, Prisma } from '@purser/db';
+import type { ownerApiKeyPublicSelect, Prisma } from '@purser/db';
+import { ownerApiKeyScopesOf } from './owner-api-key-grant';
 
 export const OWNER_API_KEY_PREFIX = 'psk_';
 const KEY_PATTERN = /^(psk_[0-9a-f]{12})_[A-Za-z0-9_-]{43}$/;
@@ -37,14 +38,16 @@ export function hashOwnerApiKey(key: string): string {
   return hashSecret(key);
 }
 
-export type PublicOwnerApiKey = Prisma.OwnerApiKeyGetPayload<{ select: typeof apiKeyPublicSelect }>;
+export type PublicOwnerApiKey = Prisma.OwnerApiKeyGetPayload<{ select: typeof ownerApiKeyPublicSelect }>;
 
 export function toOwnerApiKeyView(row: PublicOwnerApiKey): OwnerApiKeyView {
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    scopes: ownerApiKeyScopesOf(row.scopes),
     created_at: row.createdAt.toISOString(),
+    expires_at: row.expiresAt.toISOString(),
     last_used_at: row.lastUsedAt?.toISOString() ?? null,
     revoked_at: row.revokedAt?.toISOString() ?? null,
   };

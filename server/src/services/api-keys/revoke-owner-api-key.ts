@@ -4,7 +4,7 @@
  * ids of other owners' keys cannot be probed.
  */
 import { AppError, type OwnerApiKeyView, type RevokeOwnerApiKeyInput } from '@purser/core';
-import { apiKeyPublicSelect, type PrismaClient, type TransactionClient } from '@purser/db';
+import { ownerApiKeyPublicSelect, type PrismaClient, type TransactionClient } from '@purser/db';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import type { AuthenticatedOwner } from '../auth/authenticate-owner';
 import { assertSessionOwner } from './create-owner-api-key';
@@ -20,7 +20,7 @@ export async function revokeOwnerApiKey(
   const where = { id: input.id, userId: owner.userId };
   return withAuditRetry(prisma, async (tx: TransactionClient) => {
     const revoked = await tx.ownerApiKey.updateMany({ where: { ...where, revokedAt: null }, data: { revokedAt: now } });
-    const row = await tx.ownerApiKey.findFirst({ where, select: apiKeyPublicSelect });
+    const row = await tx.ownerApiKey.findFirst({ where, select: ownerApiKeyPublicSelect });
     if (!row) throw new AppError('NOT_FOUND', 'API key not found');
     if (revoked.count > 0) {
       await appendAuditEvent(tx, {

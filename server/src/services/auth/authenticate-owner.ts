@@ -1,17 +1,21 @@
 /**
- * Who is calling, for every owner-facing surface (tRPC, /auth/v1, /api/v1). Accepts
- * `Authorization: Bearer <access token>`, `Authorization: Bearer <owner API key>`, or the
+ * Who is calling, for every owner-facing surface (tRPC, /auth/v1, /api/v1, /functions/v1).
+ * Accepts `Authorization: Bearer <access token>`, `Authorization: Bearer <owner API key>`, or the
  * httpOnly access cookie the web app carries. An Authorization header, when present, is the
- * only credential considered: a bad header never falls back to a cookie.
+ * only credential considered: a bad header never falls back to a cookie. Who a key is says
+ * nothing of what it may do: the REST routes check its scopes and expiry, and record its use
+ * (register-route.ts); tRPC refuses keys (trpc/init.ts).
  */
 import { authenticateOwnerApiKey } from '../api-keys/authenticate-owner-api-key';
+import type { OwnerApiKeyGrant } from '../api-keys/owner-api-key-grant';
 import { looksLikeOwnerApiKey } from '../api-keys/owner-api-key-secret';
 import { readAccessToken, SESSION_COOKIES, type AccessTokenClaims, type AuthDeps } from './session-tokens';
 
-export interface AuthenticatedOwner {
-  userId: string;
-  via: 'session' | 'api_key';
-}
+/**
+ * A session may do everything; a key only what its grant allows, checked per route with
+ * authorizeOwnerApiKeyUse (register-route.ts). Surfaces that check no scope refuse keys.
+ */
+export type AuthenticatedOwner = { userId: string; via: 'session' } | { userId: string; via: 'api_key'; apiKey: OwnerApiKeyGrant };
 
 export interface OwnerCredentials {
   authorization?: string;
@@ -25,7 +29,7 @@ export async function authenticateOwner(deps: AuthDeps, credentials: OwnerCreden
     if (!token) return null;
     if (looksLikeOwnerApiKey(token)) {
       const key = await authenticateOwnerApiKey(deps.db.prisma, token);
-      return key ? { userId: key.userId, via: 'api_key' } : null;
+      return key ? { userId: key.userId, via: 'api_key', apiKey: key.apiKey } : null;
     }
     const session = await authenticateAccessToken(deps, token);
     return session ? { userId: session.userId, via: 'session' } : null;

@@ -51,14 +51,18 @@ export interface EvmChain {
    * the sandbox's gas allowance. Throws on a real network: nobody can mint real USDC.
    */
   fundSandboxAddress(address: Address, usdc: bigint): Promise<{ transactionHash: Hex }>;
-  /** EIP-3009 `authorizationState(authorizer, nonce)`: true once used or cancelled. */
-  authorizationUsed(authorizer: Address, nonce: Hex): Promise<boolean>;
   /**
-   * What ended an authorisation, searched from `fromBlock`: the transaction that used it (its
-   * `AuthorizationUsed` log) or the one that cancelled it (`AuthorizationCanceled`); null for both
-   * while it is still open.
+   * EIP-3009 `authorizationState(authorizer, nonce)`: true once used or cancelled. Read at block
+   * `at` when given (a decision reads the block first, then the state at that block: a node
+   * behind the head cannot answer for it), at the node's latest otherwise.
    */
-  authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint): Promise<{ used: Hex | null; cancelled: Hex | null }>;
+  authorizationUsed(authorizer: Address, nonce: Hex, at?: bigint): Promise<boolean>;
+  /**
+   * What ended an authorisation, searched from `fromBlock` to `toBlock` (the node's latest when
+   * absent): the transaction that used it (its `AuthorizationUsed` log) or the one that cancelled
+   * it (`AuthorizationCanceled`); null for both while it is still open.
+   */
+  authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint, toBlock?: bigint): Promise<{ used: Hex | null; cancelled: Hex | null }>;
   /**
    * Submits EIP-3009 `cancelAuthorization` with the authorizer's signature over
    * CancelAuthorization(authorizer, nonce), and waits for it to be mined. Anyone may submit it:
@@ -66,21 +70,35 @@ export interface EvmChain {
    * Resolves with the transaction; rejects if it reverted (e.g. the seller used it first).
    */
   cancelAuthorization(request: { authorizer: Address; nonce: Hex; signature: Hex; sender?: Account }): Promise<Hex>;
-  /** Permit2's unordered nonce of `owner`: true once used by a transfer or invalidated. */
-  permit2NonceUsed(owner: Address, nonce: bigint): Promise<boolean>;
-  /** USDC's allowance of `owner` to Permit2, and `owner`'s EIP-2612 permit nonce. */
-  permit2Allowance(owner: Address): Promise<{ allowance: bigint; permitNonce: bigint }>;
+  /** Permit2's unordered nonce of `owner`: true once used by a transfer or invalidated; at block `at` when given. */
+  permit2NonceUsed(owner: Address, nonce: bigint, at?: bigint): Promise<boolean>;
+  /** USDC's allowance of `owner` to Permit2, and `owner`'s EIP-2612 permit nonce; at block `at` when given. */
+  permit2Allowance(owner: Address, at?: bigint): Promise<{ allowance: bigint; permitNonce: bigint }>;
   /**
    * Submits USDC's EIP-2612 `permit(owner, Permit2, value, deadline, signature)` and waits for it:
    * the chain's gas payer sends it (the owner pays no gas), else `sender`. Rejects if it reverted.
    */
   submitPermit2Allowance(request: { owner: Address; value: bigint; deadline: bigint; signature: Hex; sender?: Account }): Promise<Hex>;
-  /** Invalidates `account`'s Permit2 nonce (sent by the account itself, which pays the gas). */
-  invalidatePermit2Nonce(account: LocalAccount, nonce: bigint): Promise<Hex>;
+  /**
+   * Invalidates `account`'s Permit2 nonce (sent by the account itself, which pays the gas: Permit2
+   * has no signed invalidation of unordered nonces). `sent` is told the transaction before it is
+   * waited for, so the caller can record it first. Rejects if it reverted.
+   */
+  invalidatePermit2Nonce(account: LocalAccount, nonce: bigint, sent?: (hash: Hex) => Promise<void>): Promise<Hex>;
+  /**
+   * What `invalidatePermit2Nonce` would cost `account` at most (wei), and the ETH it holds: the
+   * caller sends it only when the account can pay.
+   */
+  permit2InvalidationCost(account: Address, nonce: bigint): Promise<{ cost: bigint; balance: bigint }>;
   /** The USDC contract's EIP-712 domain (name, version): what authorisations are signed under. */
   usdcDomain(): Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }>;
   /** The latest block's number and timestamp (seconds): authorisation windows are chain time. */
   latestBlock(): Promise<{ number: bigint; timestamp: bigint }>;
+  /**
+   * Sandbox only: mines one empty block now, so a quiet anvil (it mines on demand) shows the
+   * time that has passed. Throws on a real network, whose blocks come by themselves.
+   */
+  mineSandboxBlock(): Promise<void>;
   /** Verifies and settles x402 payments: in-process, or the configured facilitator URL. */
   facilitator: FacilitatorClient;
   /** The sandbox's demo seller (the paid API's payTo); null on a real network. */

@@ -18,6 +18,7 @@ import { hashRequest, type Idempotent } from '../idempotency/with-idempotency';
 import type { AppDeps } from '../../deps';
 import { attachPolicyRow } from './attach-intent-policy';
 import { intentSelect, toIntentView } from './intent-view';
+import { lockPayingAgent } from './lock-paying-agent';
 import { startPaymentWorkflow } from './payment-workflows';
 import { findOutboxRow, startFromOutbox } from './workflow-outbox';
 
@@ -72,6 +73,9 @@ export async function prepareIntent(
 
 /** The intent row, the policy attached in the same call and their audit events, in `tx`. */
 export async function insertIntent(tx: TransactionClient, { intentId, creator, input, idempotencyKey, requestHash, actor }: PreparedIntent) {
+  // Under the agent's row lock (lock-paying-agent.ts): an agent suspended since prepareIntent
+  // read it gets no intent, and a suspension waits for this one and then sweeps what it signed.
+  if ((await lockPayingAgent(tx, input.agentId)) !== 'active') throw new AppError('AGENT_SUSPENDED', 'Agent is suspended');
   const created = await tx.paymentIntent.create({
     data: {
       id: intentId,

@@ -16,6 +16,7 @@ import { readOperation, recordOperationOnce, toRailResult, type NewOperation, ty
 import type { Rail, RailPayment } from '../rail-operations/rail';
 import { priceRequirement } from './front/price-requirement';
 import { DEFAULT_X402_MAX_VALIDITY_SECONDS } from './schemes/chain-clock';
+import { recordWhileActive } from './front/record-while-active';
 import { refusedOperation } from './schemes/authorization';
 import { schemeFor, schemeNamed } from './schemes/lookup';
 import type { PricedRequirement, SchemeContext } from './schemes/payment-scheme';
@@ -119,7 +120,7 @@ export function createX402BaseRail(deps: X402RailDeps): Rail {
           readAgentEvmAccount(prisma, deps.masterKey, payment.payer.agentId),
         ]);
         return schemeFor(price.scheme).open(context, { network, payment, price, x402, payer, account, domain, fromBlock, idempotencyKey });
-      });
+      }, { recordIn: recordWhileActive(payment.payer.agentId, payment.intentId, { network, payer }) });
       // The chain may be unreachable right after signing: the operation is recorded, and the
       // workflow follows it (without an attempt limit) instead of failing the step.
       return toRailResult(withNextLook(await follow(operation).catch(() => operation)));

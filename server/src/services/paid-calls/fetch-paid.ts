@@ -31,6 +31,8 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
     throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
   }
   const priced = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
+  // What this call adds: its price, for a channel the voucher's increment; a channel the call
+  // opens holds its whole deposit, which max_amount bounds too (front/pay-through-channel.ts).
   const price = priced.channel?.price ?? priced.amount;
   if (input.max_amount !== undefined && price > input.max_amount) {
     throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);

@@ -38,6 +38,7 @@ import { openApproval } from './approval-steps';
 import { gateAudit, loadGateInput } from './gate-inputs';
 import { toRailPayment } from './rail-steps';
 import { holdFunds } from './hold-funds';
+import { lockPayingAgent } from '../intents/lock-paying-agent';
 import { countGateDecision } from '../../metrics/metrics';
 
 export interface AuthorizeDeps {
@@ -94,7 +95,11 @@ class Front {
   private async decide(intentId: string): Promise<AuthorizeOutcome> {
     const { tx } = this;
     let intent = await lockIntent(tx, intentId);
-    const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: frontRowSelect });
+    // The agent's row next (lock-paying-agent.ts): a suspension committed before this read is
+    // seen, and one that comes later waits for this transaction and then sweeps what it signed.
+    const agentStatus = await lockPayingAgent(tx, intent.agentId);
+    const read = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: frontRowSelect });
+    const row: FrontRow = { ...read, agent: { ...read.agent, status: agentStatus === 'gone' ? 'deleted' : agentStatus } };
     // A quote reads only the payment (no network).
     const quote = await this.quote(intentId, row);
     // Run again after it committed (a worker lost before the workflow recorded the answer).

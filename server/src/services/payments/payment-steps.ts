@@ -6,6 +6,8 @@
 import {
   AppError,
   gateInputToJson,
+  isAppError,
+  railFromDb,
   PAYMENT_WORKFLOW_ACTOR,
   type AuthorizeOutcome,
   type PaymentActivities,
@@ -15,6 +17,7 @@ import {
 } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../deps';
+import { countCaptureInvariantFailure } from '../../metrics/metrics';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
 import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { startWebhookDeliveries } from '../webhooks/start-webhook-deliveries';
@@ -37,6 +40,22 @@ export function createPaymentSteps(deps: PaymentStepsDeps): PaymentActivities {
 
 function createCurrentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): PaymentSteps {
   const prisma = db.prisma;
+  /**
+   * A capture refused on an invariant (settle-payment.ts): the step fails for good (never
+   * retried), the intent stays processing with its funds held, and an operator is alerted, by
+   * the error log `capture_invariant_failure` and purser_capture_invariant_failures_total
+   * (docs/operations.md).
+   */
+  async function alertCaptureInvariant(intentId: string, error: AppError) {
+    // The alert goes out even when its details cannot be read: the step still fails for good.
+    const intent = await prisma.paymentIntent.findUnique({ where: { id: intentId }, select: { rail: true, agentId: true } }).catch(() => null);
+    const rail = intent?.rail ? railFromDb(intent.rail) : 'none';
+    countCaptureInvariantFailure(rail);
+    logger.error(
+      { event: 'capture_invariant_failure', intentId, agentId: intent?.agentId, rail, reason: error.message },
+      'a capture was refused: the chain does not show what the payment may take; its funds stay held for an operator',
+    );
+  }
   return {
     authorizePayment: (intentId) =>
       authorizePayment(
@@ -55,6 +74,9 @@ function createCurrentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): 
         await appendWorkflowAudit(tx, { intentId, ownerId: row.ownerId, status: row.status }, steps);
         // The settlement event first: a receiver hears of the payment before the budget it used.
         return [...emitted.deliveryIds, ...captured.deliveryIds];
+      }).catch(async (error: unknown) => {
+        if (isAppError(error) && error.code === 'CAPTURE_INVARIANT') await alertCaptureInvariant(intentId, error);
+        throw error;
       });
       await startWebhookDeliveries(temporal, deliveryIds);
     },

@@ -13,7 +13,7 @@
  * transaction, and the intent's amount becomes what was paid (the maximum stays in its
  * requirement and in the capture's audit entry).
  */
-import { type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
+import { AppError, type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import {
@@ -111,15 +111,20 @@ export async function captureInTransaction(tx: TransactionClient, intentId: stri
 
 /**
  * What the rail moved: the held amount, or for an x402 `upto` payment the amount its settling
- * transaction moved on chain. More than was held cannot be captured (the signed maximum is the
- * hold, and Permit2 enforces it): such a reading is an error, never a larger capture.
+ * transaction moved on chain. A reading the capture must not take is an invariant failure
+ * (CAPTURE_INVARIANT, never retried): the rail found a settlement it could not match to this
+ * payment (`captureInvariant`), or the chain moved more than was held (the signed maximum is the
+ * hold, and Permit2 enforces it) or nothing at all (a settlement of 0 is declined by the rail,
+ * which releases the hold whole). The funds then stay held for an operator.
  */
 async function capturedAmount(tx: TransactionClient, intentId: string, held: bigint): Promise<bigint> {
   const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
-  const captured = settlementFactsOf(operation?.details).capturedAmount;
-  if (operation?.rail !== 'x402_base' || captured === undefined) return held;
+  if (operation?.rail !== 'x402_base') return held;
+  const { capturedAmount: captured, captureInvariant } = settlementFactsOf(operation.details);
+  if (captureInvariant !== undefined) throw new AppError('CAPTURE_INVARIANT', `Payment intent ${intentId}: ${captureInvariant}`);
+  if (captured === undefined) return held;
   const amount = BigInt(captured);
-  if (amount <= 0n || amount > held) throw new Error(`Payment intent ${intentId}: the chain moved ${captured}, outside the held ${held}`);
+  if (amount <= 0n || amount > held) throw new AppError('CAPTURE_INVARIANT', `Payment intent ${intentId}: the chain moved ${captured}, outside the held ${held}`);
   return amount;
 }
 

@@ -89,13 +89,23 @@ export async function recordOperationOnce(
   rail: { name: RailName; sandbox: boolean },
   intentId: string,
   perform: () => Promise<NewOperation>,
+  options: {
+    /**
+     * The last word on the operation, in the transaction that records it: answers the operation
+     * to record (the one performed, or one that replaces it, e.g. a refusal once the agent was
+     * suspended while it signed: what was signed is then never stored, so never sent).
+     */
+    recordIn?: (tx: TransactionClient, operation: NewOperation) => Promise<NewOperation>;
+  } = {},
 ): Promise<{ operation: StoredOperation; created: boolean }> {
   const existing = await findOperation(prisma, intentId);
   if (existing) return { operation: assertSameRail(existing, intentId, rail.name), created: false };
 
   const operation = await perform();
+  const { recordIn } = options;
   try {
-    await insertOperation(prisma, rail, intentId, operation);
+    if (recordIn) await prisma.$transaction(async (tx: TransactionClient) => insertOperation(tx, rail, intentId, await recordIn(tx, operation)));
+    else await insertOperation(prisma, rail, intentId, operation);
   } catch (error) {
     if (databaseErrorOf(error)?.code === '23503' || (error as { code?: unknown }).code === 'P2003') {
       throw new AppError('NOT_FOUND', 'Payment intent not found', { cause: error });

@@ -12,6 +12,8 @@ const SettlementFacts = z.looseObject({
   payer: z.string().optional(),
   /** Atomic units the rail moved, when it may be less than the hold. */
   capturedAmount: z.string().regex(/^\d+$/).optional(),
+  /** Set by a rail whose settlement breaks its invariants: why the capture must wait for an operator. */
+  captureInvariant: z.string().optional(),
 });
 export type SettlementFacts = z.infer<typeof SettlementFacts>;
 

@@ -6,7 +6,10 @@
  * Signing follows the Standard Webhooks specification (the `standardwebhooks` package):
  * `webhook-id` is the event id, the same on every retry and redelivery so receivers can drop
  * duplicates; `webhook-timestamp` is the time of this attempt; `webhook-signature` signs
- * id.timestamp.body with the endpoint's current secret.
+ * id.timestamp.body with the endpoint's current secret and, within a rotation's overlap, with
+ * the secret it replaced too: space-delimited `v1,<signature>` entries, the specification's way
+ * of carrying several, any one of which verifies. A replaced secret past its expiry signs
+ * nothing and is erased here.
  *
  * Outbound safety comes from the outbound client (services/outbound/): the outbound policy
  * checked before connecting and in the connection's own DNS lookup, no redirects (a 3xx is a
@@ -15,7 +18,7 @@
  */
 import { isAppError } from '@purser/core';
 import { Webhook } from 'standardwebhooks';
-import type { Database, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
+import type { Database, PrismaClient, TransactionClient, WebhookDeliveryStatus } from '@purser/db';
 import type { WebhookAttemptOptions, WebhookAttemptResult, WebhookSender } from '@purser/workflows';
 import type { OutboundPolicy } from '../outbound/outbound-policy';
 import { sendOutbound } from '../outbound/outbound-request';
@@ -56,7 +59,21 @@ export function createWebhookSender({ db, masterKey, outbound, fetchTimeoutMs = 
           attempts: true,
           lastStatusCode: true,
           payload: true,
-          endpoint: { select: { id: true, url: true, enabled: true, deletedAt: true, secretCiphertext: true, secretIv: true, secretTag: true } },
+          endpoint: {
+            select: {
+              id: true,
+              url: true,
+              enabled: true,
+              deletedAt: true,
+              secretCiphertext: true,
+              secretIv: true,
+              secretTag: true,
+              previousSecretCiphertext: true,
+              previousSecretIv: true,
+              previousSecretTag: true,
+              previousSecretExpiresAt: true,
+            },
+          },
         },
       });
       if (!delivery) return { delivered: false, stop: true, statusCode: null, attempt: 0 };
@@ -74,13 +91,13 @@ export function createWebhookSender({ db, masterKey, outbound, fetchTimeoutMs = 
 
       const body = JSON.stringify(delivery.payload);
       const sentAt = new Date();
-      const secret = decryptWebhookSecret(masterKey, endpoint.id, endpoint);
+      const secrets = await signingSecrets(prisma, masterKey, endpoint, sentAt);
       const headers = {
         'content-type': 'application/json',
         'user-agent': WEBHOOK_USER_AGENT,
         'webhook-id': delivery.eventId,
         'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
-        'webhook-signature': new Webhook(secret).sign(delivery.eventId, sentAt, body),
+        'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(delivery.eventId, sentAt, body)).join(' '),
       };
 
       const started = performance.now();
@@ -121,6 +138,32 @@ export function createWebhookSender({ db, masterKey, outbound, fetchTimeoutMs = 
       if (given.count > 0) countWebhookGivenUp();
     },
   };
+}
+
+type SecretColumns = { secretCiphertext: Uint8Array; secretIv: Uint8Array; secretTag: Uint8Array };
+
+/**
+ * The secrets that sign an attempt at `at`: the current one, then the one a rotation replaced
+ * while its overlap lasts. One past its expiry is erased (the update re-checks the expiry, so a
+ * rotation that just set a new one is left alone).
+ */
+async function signingSecrets(
+  prisma: PrismaClient,
+  masterKey: Buffer,
+  endpoint: SecretColumns & { id: string; previousSecretCiphertext: Uint8Array | null; previousSecretIv: Uint8Array | null; previousSecretTag: Uint8Array | null; previousSecretExpiresAt: Date | null },
+  at: Date,
+): Promise<string[]> {
+  const current = decryptWebhookSecret(masterKey, endpoint.id, endpoint);
+  const { previousSecretCiphertext, previousSecretIv, previousSecretTag, previousSecretExpiresAt } = endpoint;
+  if (!previousSecretCiphertext || !previousSecretIv || !previousSecretTag || !previousSecretExpiresAt) return [current];
+  if (at < previousSecretExpiresAt) {
+    return [current, decryptWebhookSecret(masterKey, endpoint.id, { secretCiphertext: previousSecretCiphertext, secretIv: previousSecretIv, secretTag: previousSecretTag })];
+  }
+  await prisma.webhookEndpoint.updateMany({
+    where: { id: endpoint.id, previousSecretExpiresAt: { lte: at } },
+    data: { previousSecretCiphertext: null, previousSecretIv: null, previousSecretTag: null, previousSecretExpiresAt: null },
+  });
+  return [current];
 }
 
 /**

@@ -1,5 +1,5 @@
-import { rotateWebhookSecretInput as rotateSecretRequest, webhookEndpointWithSecretView } from '@purser/core';
+import { rotateWebhookSecretInput as rotateSecretRequest, rotatedWebhookSecretView } from '@purser/core';
 
 export const rotateWebhookSecretInput = rotateSecretRequest;
-/** The endpoint and its new signing secret (shown this once). */
-export const rotateWebhookSecretOutput = webhookEndpointWithSecretView;
+/** The endpoint, its new signing secret (shown this once) and until when the replaced one still signs. */
+export const rotateWebhookSecretOutput = rotatedWebhookSecretView;

@@ -48,8 +48,10 @@ export function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, 
   const permit2 = { address: PERMIT2_ADDRESS, abi: permit2Abi } as const;
   let closed: Promise<void> | undefined;
   let domain: Promise<{ name: string; version: string; chainId: number; verifyingContract: Address }> | undefined;
-  async function authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint) {
-    const search = { ...usdc, args: { authorizer, nonce }, fromBlock, toBlock: 'latest' } as const;
+  /** A read at block `at`, or at the node's latest. */
+  const atBlock = (at: bigint | undefined) => (at === undefined ? {} : { blockNumber: at });
+  async function authorizationOutcome(authorizer: Address, nonce: Hex, fromBlock: bigint, toBlock?: bigint) {
+    const search = { ...usdc, args: { authorizer, nonce }, fromBlock, toBlock: toBlock ?? 'latest' } as const;
     const [used, cancelled] = await Promise.all([
       publicClient.getContractEvents({ ...search, eventName: 'AuthorizationUsed' }),
       publicClient.getContractEvents({ ...search, eventName: 'AuthorizationCanceled' }),
@@ -80,8 +82,8 @@ export function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, 
       await ensureGas(publicClient, sandbox.testClient, address);
       return { transactionHash };
     },
-    authorizationUsed: (authorizer, nonce) =>
-      publicClient.readContract({ ...usdc, functionName: 'authorizationState', args: [authorizer, nonce] }),
+    authorizationUsed: (authorizer, nonce, at) =>
+      publicClient.readContract({ ...usdc, functionName: 'authorizationState', args: [authorizer, nonce], ...atBlock(at) }),
     authorizationOutcome,
     async cancelAuthorization({ authorizer, nonce, signature, sender }) {
       const args = [authorizer, nonce, signature] as const;
@@ -98,15 +100,15 @@ export function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, 
       if (receipt.status !== 'success') throw new Error(`cancelAuthorization reverted (${hash})`);
       return hash;
     },
-    async permit2NonceUsed(owner, nonce) {
+    async permit2NonceUsed(owner, nonce, at) {
       const { wordPosition, mask } = permit2NonceSlot(nonce);
-      const word = await publicClient.readContract({ ...permit2, functionName: 'nonceBitmap', args: [owner, wordPosition] });
+      const word = await publicClient.readContract({ ...permit2, functionName: 'nonceBitmap', args: [owner, wordPosition], ...atBlock(at) });
       return (word & mask) !== 0n;
     },
-    async permit2Allowance(owner) {
+    async permit2Allowance(owner, at) {
       const [allowance, permitNonce] = await Promise.all([
-        publicClient.readContract({ ...usdc, functionName: 'allowance', args: [owner, PERMIT2_ADDRESS] }),
-        publicClient.readContract({ ...usdc, functionName: 'nonces', args: [owner] }),
+        publicClient.readContract({ ...usdc, functionName: 'allowance', args: [owner, PERMIT2_ADDRESS], ...atBlock(at) }),
+        publicClient.readContract({ ...usdc, functionName: 'nonces', args: [owner], ...atBlock(at) }),
       ]);
       return { allowance, permitNonce };
     },
@@ -125,13 +127,25 @@ export function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, 
       if (receipt.status !== 'success') throw new Error(`USDC permit for Permit2 reverted (${hash})`);
       return hash;
     },
-    async invalidatePermit2Nonce(account, nonce) {
+    async invalidatePermit2Nonce(account, nonce, sent) {
       const { wordPosition, mask } = permit2NonceSlot(nonce);
       const wallet = createWalletClient({ account, chain: publicClient.chain!, transport: http(rpcUrl) });
       const hash = await wallet.writeContract({ ...permit2, functionName: 'invalidateUnorderedNonces', args: [wordPosition, mask] });
+      await sent?.(hash);
       const receipt = await publicClient.waitForTransactionReceipt({ hash });
       if (receipt.status !== 'success') throw new Error(`Permit2 invalidateUnorderedNonces reverted (${hash})`);
       return hash;
+    },
+    async permit2InvalidationCost(account, nonce) {
+      const { wordPosition, mask } = permit2NonceSlot(nonce);
+      const balance = await publicClient.getBalance({ address: account });
+      // Nothing to spend: no estimate needed (and none asked of a node for an empty account).
+      if (balance === 0n) return { cost: 1n, balance };
+      const [gas, fees] = await Promise.all([
+        publicClient.estimateContractGas({ ...permit2, functionName: 'invalidateUnorderedNonces', args: [wordPosition, mask], account }),
+        publicClient.estimateFeesPerGas(),
+      ]);
+      return { cost: gas * fees.maxFeePerGas, balance };
     },
     async usdcDomain() {
       domain ??= Promise.all([
@@ -145,6 +159,10 @@ export function assembleChain({ info, rpcUrl, publicClient, facilitator, reads, 
     async latestBlock() {
       const block = await publicClient.getBlock({ blockTag: 'latest' });
       return { number: block.number, timestamp: block.timestamp };
+    },
+    async mineSandboxBlock() {
+      if (!sandbox) throw new Error(`Mining a block on demand is only possible in the sandbox, not on ${info.displayName}`);
+      await sandbox.testClient.mine({ blocks: 1 });
     },
     close: () => {
       reads.close();

@@ -28,10 +28,12 @@ import { intentSelect, toIntentView } from '../../intents/intent-view';
 import { addToOutbox, startFromOutbox } from '../../intents/workflow-outbox';
 import { lockAgentWallets } from '../../ledger/post-ledger-transaction';
 import { authorizeInTransaction } from '../../payments/authorize-payment';
+import { lockPayingAgent } from '../../intents/lock-paying-agent';
 import { insertOperation, recordOperationOnce, type NewOperation } from '../../rail-operations/operation-record';
 import type { Rail } from '../../rail-operations/rail';
 import { createX402BaseRail } from '../create-x402-rail';
 import { schemeFor } from '../schemes/lookup';
+import { recordWhileActive } from './record-while-active';
 import type { PricedRequirement } from '../schemes/payment-scheme';
 import type { X402IntentMetadata } from '../x402/intent-metadata';
 import { schemeContext, type X402Deps } from './x402-deps';
@@ -109,9 +111,12 @@ export async function payInRequest(
   let paid;
   try {
     paid = await withAuditRetry(prisma, async (tx) => {
-      // The lock order of every payment: the agent's wallet before the audit chain's head, which
+      // The lock order of every payment: the agent, its wallet, then the audit chain's head, which
       // the intent's first audit entry takes. Taken the other way round, this transaction and a
       // capture of the same agent's last payment would deadlock (and wait a second to find out).
+      // The agent's row first (intents/lock-paying-agent.ts): a suspension that committed is
+      // seen by the front below, and one that comes later waits for this commit, then sweeps.
+      await lockPayingAgent(tx, agent.agentId);
       await lockAgentWallets(tx, [wallet.id]);
       const row = await insertIntent(tx, prepared);
       const { outcome, deliveryIds } = await authorizeInTransaction(tx, { 'x402-base': rail }, log, intentId);
@@ -147,7 +152,7 @@ export async function payInRequest(
       const { status } = await prisma.agent.findUniqueOrThrow({ where: { id: agent.agentId }, select: { status: true } });
       if (status !== 'active') throw new Error(`the agent is ${status}`);
       return scheme.open(context, { ...signing, idempotencyKey });
-    });
+    }, { recordIn: recordWhileActive(agent.agentId, intentId, { network: chain.info.network, payer }) });
     return { intent, operation, signedHere: created, startWorkflow };
   } catch (error) {
     deps.logger.warn({ err: error, intentId }, 'the upto payment could not be signed in the request; its workflow signs it');

@@ -5,7 +5,8 @@
  * an open channel to that seller (same payee, seller key, terms and network) with room for the
  * call. The calls through one channel are signed and sent one at a time in this process (the
  * seller takes a channel's vouchers only in order); the channel's row lock keeps two processes
- * from signing the same cumulative. The seller's call is outside the transaction: a slow seller
+ * from signing the same cumulative. Each voucher is gated in its transaction by the rules of the
+ * moment (gate-voucher.ts). The seller's call is outside the transaction: a slow seller
  * holds no database connection. A voucher that was sent is recorded even when the seller's answer
  * fails: it can be claimed either way.
  */
@@ -21,6 +22,7 @@ import type { PricedRequirement } from '../schemes/payment-scheme';
 import { paymentHeaderName } from '../x402/payment-header';
 import type { PaymentRequiredInfo } from '../x402/payment-required';
 import { callUpstream, upstreamView } from './call-upstream';
+import { gateVoucher } from './gate-voucher';
 import { priceFor } from './price-requirement';
 import { schemeContext, type FetchOutcome, type X402Deps } from './x402-deps';
 
@@ -43,8 +45,22 @@ export async function channelToReuse(deps: X402Deps, agent: AuthenticatedAgent, 
 }
 
 /**
+ * The call's `max_amount` bounds everything that leaves the agent's balance for it: a channel it
+ * would open holds the whole deposit, so a deposit above it is refused before an intent exists.
+ * Through an open channel the call adds only its price (checked in fetch-paid.ts).
+ */
+function assertDepositWithinMaxAmount(input: X402FetchInput, deposit: bigint): void {
+  if (input.max_amount === undefined || deposit <= input.max_amount) return;
+  throw new AppError(
+    'POLICY_VIOLATION',
+    `The seller's channel needs a deposit of ${toDecimalString(deposit)} USDC, more than max_amount ${toDecimalString(input.max_amount)} USDC; no channel was opened and nothing was held or signed`,
+  );
+}
+
+/**
  * The per-transaction limit a channel's deposit must fit: the deposit is one payment, so the
- * seller's minimum above it is refused here, before an intent exists, with the reason.
+ * seller's minimum above it is refused here, before an intent exists, with the reason. The
+ * payment's gate then judges the deposit, as the intent's amount, against every rule.
  */
 async function assertDepositWithinLimit(deps: X402Deps, agentId: string, deposit: bigint): Promise<void> {
   const rules = await deps.db.prisma.spendingRules.findUnique({ where: { agentId }, select: { maxTransactionAmount: true } });
@@ -79,6 +95,7 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
   await assertNotPaidYet(deps, agent.agentId, call.idempotencyKey);
   let channel = await findOpenChannel(deps.db.prisma, agent.agentId, priced);
   if (!channel) {
+    assertDepositWithinMaxAmount(input, priced.amount);
     await assertDepositWithinLimit(deps, agent.agentId, priced.amount);
     const opened = await call.open();
     if (opened.status !== 'processing') return { kind: 'waiting', view: opened };
@@ -97,6 +114,14 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
       resource: call.info.resource?.url ?? input.url,
       ...(call.info.resource ? { paymentResource: call.info.resource as PaymentPayload['resource'] } : {}),
       ...(call.idempotencyKey !== undefined ? { idempotencyKey: call.idempotencyKey } : {}),
+      gate: (tx) =>
+        gateVoucher(tx, {
+          agentId: agent.agentId,
+          intentId: open.intentId,
+          price: priced.channel!.price,
+          merchant: new URL(input.url).host,
+          ...(input.category !== undefined ? { category: input.category } : {}),
+        }),
     });
     const answer = await callUpstream(deps, { ...input, headers: { ...input.headers, [paymentHeaderName(2)]: signed.header } });
     return { response: answer, voucher: signed.voucher };

@@ -4,6 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { describe, expect, it } from 'vitest';
 import type { EvmNetworkInfo } from '../../chain/evm-chain';
 import { DEFAULT_X402_MAX_VALIDITY_SECONDS } from '../schemes/chain-clock';
+import { MAX_CHANNEL_WITHDRAW_DELAY_S } from '../schemes/batch-settlement/batch-settlement-scheme';
 import type { AuthorizationTerms } from '../schemes/payment-scheme';
 import { exactPayload } from '../x402/payment-header';
 import { priceRequirement } from './price-requirement';
@@ -214,5 +215,16 @@ describe('priceRequirement for batch-settlement channels', () => {
     expect(() => price(channel({ minDeposit: '0.5' }))).toThrow('minDeposit');
     expect(() => price(channel({ assetTransferMethod: 'permit2' }))).toThrow('EIP-3009');
     expect(() => price(v1({ scheme: 'batch-settlement' }), 1)).toThrow('Only the "exact" x402 scheme is paid');
+  });
+
+  it("refuses a seller that asks more than Purser's bounds: a withdraw delay above one day, a deposit above 100 calls' worth", () => {
+    expect(price(channel({ withdrawDelay: MAX_CHANNEL_WITHDRAW_DELAY_S })).channel?.withdrawDelay).toBe(86_400);
+    expect(() => price(channel({ withdrawDelay: MAX_CHANNEL_WITHDRAW_DELAY_S + 1 }))).toThrow(expect.objectContaining({ code: 'X402_REFUSED', message: expect.stringContaining('above the 86400 seconds (one day)') }));
+    expect(() => price(channel({ withdrawDelay: 2_592_000 }))).toThrow(expect.objectContaining({ code: 'X402_REFUSED' }));
+    // $0.01 a call: a $1 deposit is 100 calls, a cent more is refused.
+    expect(price(channel({ minDeposit: '1000000' })).amount).toBe(1_000_000n);
+    expect(() => price(channel({ minDeposit: '1000001' }))).toThrow(
+      expect.objectContaining({ code: 'X402_REFUSED', message: expect.stringContaining("deposit of 1.000001 USDC for calls of 0.01 USDC, above the 100 calls' worth (1 USDC)") }),
+    );
   });
 });

@@ -116,20 +116,41 @@ export function nextLookAtAuthorization(context: SchemeContext, operation: Store
   return new Date(next);
 }
 
+/** A block as a decision reads it: its number, which every state read after it names, and its time. */
+export interface DecisionBlock {
+  number: bigint;
+  timestamp: bigint;
+}
+
 /**
- * Declined once the chain's time has passed `validBefore` unused: nothing can move the money any
- * more, so the workflow releases the hold. The operation as it was while the window is open.
+ * The block a decision to release or capture a hold is read at: the chain's head, read first.
+ * Every state read after it names this block's number, so a node that serves state from an older
+ * block than the head it reports cannot answer for it (it has no such block, and says so), and a
+ * window is judged from this block's timestamp only, never from this machine's clock (`ended`
+ * is the scheme's own rule, as its contract counts it). The sandbox's anvil mines only on demand:
+ * when the head's time has not passed the end but the clock has (by the skew margin), one empty
+ * block is mined so that the chain itself shows the time. The clock decides when to mine, never
+ * that a window ended.
  */
-export async function expiredOrPending(context: SchemeContext, operation: StoredOperation, validBefore: bigint): Promise<StoredOperation> {
-  const { timestamp } = await context.chain.latestBlock();
-  if (timestamp >= validBefore || chainClockSeconds(context.chain.info) >= validBefore) {
-    return resolveOperation(context.prisma, operation, {
-      status: 'declined',
-      declineCode: 'authorization_expired',
-      declineMessage: 'The seller did not redeem the signed payment before it expired; nothing moved on chain',
-    });
-  }
-  return operation;
+export async function decisionBlock(context: SchemeContext, ended: (timestamp: bigint) => boolean): Promise<DecisionBlock> {
+  const head = await context.chain.latestBlock();
+  if (!context.chain.info.sandbox || ended(head.timestamp) || !ended(chainClockSeconds(context.chain.info))) return head;
+  await context.chain.mineSandboxBlock();
+  return context.chain.latestBlock();
+}
+
+/**
+ * Declined once the decision block's time has passed the authorisation's window (`expired`) and
+ * it was unused at that block: no later block can move the money, so the workflow releases the
+ * hold. The operation as it was while the window is open.
+ */
+export async function expiredOrPending(context: SchemeContext, operation: StoredOperation, expired: boolean): Promise<StoredOperation> {
+  if (!expired) return operation;
+  return resolveOperation(context.prisma, operation, {
+    status: 'declined',
+    declineCode: 'authorization_expired',
+    declineMessage: 'The seller did not redeem the signed payment before it expired; nothing moved on chain',
+  });
 }
 
 /**

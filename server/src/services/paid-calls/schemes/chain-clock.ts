@@ -1,7 +1,9 @@
 /**
- * Time as the chain will count it. Authorisation windows end in chain time; a quiet chain (anvil
- * mines only on demand) may show an old block, and any block mined later is at least as late as
- * the wall clock, so the clock past an end, by a margin for skew, is as good as a block past it.
+ * Time as the chain will count it. Authorisation windows end in chain time, and a hold is
+ * released only on a block whose timestamp shows the end (authorization.ts, decisionBlock): the
+ * clock is never that evidence, since a node behind the head shows an old block while later ones,
+ * mined before now, may have used the authorisation. The clock says when a look is worth it, and
+ * when the sandbox's quiet anvil (it mines on demand) should mine a block to show the time.
  */
 import type { EvmNetworkInfo } from '../../chain/evm-chain';
 

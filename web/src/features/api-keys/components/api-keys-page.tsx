@@ -1,5 +1,6 @@
 // Route '/dashboard/api-keys': the owner's API keys for servers and automation calling the
-// owner API: create one (shown once), see when each was last used, revoke one.
+// owner API: create one with its scopes and lifetime (shown once), see what each may do, when it
+// was last used and when it expires, revoke one.
 import AddRounded from '@mui/icons-material/AddRounded';
 import {
   Alert,
@@ -33,13 +34,13 @@ import { SidewaysScrollTable } from '../../../shared/components/sideways-scroll-
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { useTRPC } from '../../../shared/trpc';
 import type { CreatedOwnerApiKey, OwnerApiKey } from '../api/api-key-types';
-import { formatKeyDate, keyAllowance, keyLabel, sortApiKeys } from '../utils/api-keys';
+import { formatKeyDate, keyAllowance, keyLabel, keyState, sortApiKeys } from '../utils/api-keys';
 import { errorMessage } from '../utils/trpc-errors';
 import { ApiKeySecretDialog } from './api-key-secret-dialog';
 import { CreateApiKeyDialog } from './create-api-key-dialog';
 
 // Name and status first: on a phone they are what shows before the table is scrolled.
-const COLUMNS = ['Name', 'Status', 'Key', 'Last used', 'Created', ''] as const;
+const COLUMNS = ['Name', 'Status', 'Scopes', 'Key', 'Last used', 'Expires', 'Created', ''] as const;
 
 export function ApiKeysPage() {
   const trpc = useTRPC();
@@ -78,8 +79,9 @@ export function ApiKeysPage() {
             API keys
           </Typography>
           <Typography color="text.secondary" sx={{ mt: 1, maxWidth: 720 }}>
-            Owner API keys (<code>psk_…</code>) let your servers and automation call the owner API as you, everything but creating or revoking
-            keys. Each is shown once and stored only as a hash. See the{' '}
+            Owner API keys (<code>psk_…</code>) let your servers and automation call the owner API as you, within the scopes you give each
+            key, until it expires; no key can create or revoke keys. Every use is in the audit log. Each key is shown once and stored only as
+            a hash. See the{' '}
             {/* Served by the server, not a page of this app: a plain link. */}
             <Link href="/docs/api">API reference</Link>. Agents use their own keys, on their connect pages.
           </Typography>
@@ -110,7 +112,7 @@ export function ApiKeysPage() {
             </Stack>
             {!allowance.canCreate ? (
               <Alert severity="info" sx={{ mb: 2 }}>
-                You have {allowance.max} active keys, the most an owner may hold. Revoke one to create another.
+                You have {allowance.max} active keys, the most an owner may hold. Revoke one, or wait for one to expire, to create another.
               </Alert>
             ) : null}
             {list.length === 0 ? (
@@ -123,7 +125,7 @@ export function ApiKeysPage() {
                 </Button>
               </Box>
             ) : (
-              <SidewaysScrollTable label="API keys table" minWidth={760}>
+              <SidewaysScrollTable label="API keys table" minWidth={1040}>
                 <TableHead>
                   <TableRow>
                     {COLUMNS.map((column, index) => (
@@ -192,29 +194,41 @@ export function ApiKeysPage() {
 }
 
 function KeyRow({ apiKey, onRevoke }: { apiKey: OwnerApiKey; onRevoke: () => void }) {
-  const revoked = apiKey.revoked_at !== null;
-  const muted = revoked ? { color: 'text.secondary' } : {};
+  const state = keyState(apiKey);
+  const muted = state === 'active' ? {} : { color: 'text.secondary' };
   return (
     <TableRow hover>
       <TableCell sx={{ ...muted, fontWeight: 500, overflowWrap: 'anywhere', minWidth: 140 }}>{apiKey.name || <em>Unnamed</em>}</TableCell>
       <TableCell sx={{ whiteSpace: 'nowrap' }}>
-        {revoked ? (
+        {state === 'revoked' ? (
           <Typography variant="body2" color="text.secondary" component="span">
             Revoked {formatKeyDate(apiKey.revoked_at)}
           </Typography>
+        ) : state === 'expired' ? (
+          <Chip size="small" variant="outlined" color="warning" label="Expired" />
         ) : (
           <Chip size="small" variant="outlined" color="success" label="Active" />
         )}
+      </TableCell>
+      <TableCell sx={{ minWidth: 160 }}>
+        <Stack direction="row" useFlexGap spacing={0.5} sx={{ flexWrap: 'wrap' }}>
+          {apiKey.scopes.map((scope) => (
+            <Chip key={scope} size="small" label={scope} sx={{ fontFamily: 'monospace', ...(state === 'active' ? {} : { opacity: 0.7 }) }} />
+          ))}
+        </Stack>
       </TableCell>
       <TableCell sx={{ ...muted, fontFamily: 'monospace', whiteSpace: 'nowrap' }}>{apiKey.prefix}…</TableCell>
       <TableCell sx={{ ...muted, whiteSpace: 'nowrap' }}>
         {apiKey.last_used_at ? <time dateTime={apiKey.last_used_at}>{formatKeyDate(apiKey.last_used_at)}</time> : 'Never'}
       </TableCell>
       <TableCell sx={{ ...muted, whiteSpace: 'nowrap' }}>
+        <time dateTime={apiKey.expires_at}>{formatKeyDate(apiKey.expires_at)}</time>
+      </TableCell>
+      <TableCell sx={{ ...muted, whiteSpace: 'nowrap' }}>
         <time dateTime={apiKey.created_at}>{formatKeyDate(apiKey.created_at)}</time>
       </TableCell>
       <TableCell align="right">
-        {revoked ? null : (
+        {state === 'revoked' ? null : (
           <Button size="small" color="error" onClick={onRevoke} aria-label={`Revoke ${keyLabel(apiKey)}`}>
             Revoke
           </Button>

@@ -3,7 +3,7 @@
 // tier) and a 24h time box for that approval. The gate then runs again with it.
 import { PurserOwnerClient } from '@purser/sdk';
 
-const API_KEY = process.env.PURSER_API_KEY; // an owner API key (psk_...)
+const API_KEY = process.env.PURSER_API_KEY; // an owner API key (psk_...) with the payments:create scope
 const INTENT_ID = process.env.INTENT_ID; // the id create-intent printed
 if (!API_KEY || !INTENT_ID) throw new Error('Set PURSER_API_KEY and INTENT_ID');
 

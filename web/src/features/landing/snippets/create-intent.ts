@@ -3,7 +3,7 @@
 import { PurserOwnerClient } from '@purser/sdk';
 
 const AGENT_ID = process.env.AGENT_ID; // the agent that pays
-const API_KEY = process.env.PURSER_API_KEY; // an owner API key (psk_...)
+const API_KEY = process.env.PURSER_API_KEY; // an owner API key (psk_...) with the payments:create scope
 if (!API_KEY || !AGENT_ID) throw new Error('Set PURSER_API_KEY and AGENT_ID');
 
 const purser = new PurserOwnerClient({ baseUrl: process.env.PURSER_URL ?? 'http://localhost:3000', token: API_KEY });

@@ -3,7 +3,7 @@
 import { createServer } from 'node:http';
 import { PurserOwnerClient, verifyWebhook, WebhookVerificationError, type WebhookEvent } from '@purser/sdk';
 
-const API_KEY = process.env.PURSER_API_KEY; // an owner API key (psk_...)
+const API_KEY = process.env.PURSER_API_KEY; // an owner API key (psk_...) with the webhooks:admin scope
 if (!API_KEY) throw new Error('Set PURSER_API_KEY');
 const PORT = Number(process.env.PORT ?? 8080);
 // Where Purser reaches this server: a public https URL in production.

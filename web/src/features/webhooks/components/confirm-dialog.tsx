@@ -7,6 +7,8 @@ interface ConfirmDialogProps {
   open: boolean;
   title: string;
   children: ReactNode;
+  /** Controls below the question (a choice the action takes). */
+  extra?: ReactNode;
   confirmLabel: string;
   pendingLabel: string;
   pending: boolean;
@@ -14,7 +16,7 @@ interface ConfirmDialogProps {
   onClose: () => void;
 }
 
-export function ConfirmDialog({ open, title, children, confirmLabel, pendingLabel, pending, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, children, extra, confirmLabel, pendingLabel, pending, onConfirm, onClose }: ConfirmDialogProps) {
   return (
     <Dialog open={open} onClose={pending ? undefined : onClose} aria-labelledby="webhook-confirm-title" aria-describedby="webhook-confirm-text">
       <DialogTitle id="webhook-confirm-title">{title}</DialogTitle>
@@ -22,6 +24,7 @@ export function ConfirmDialog({ open, title, children, confirmLabel, pendingLabe
         <DialogContentText id="webhook-confirm-text" sx={{ overflowWrap: 'anywhere' }}>
           {children}
         </DialogContentText>
+        {extra}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} disabled={pending}>

@@ -1,12 +1,15 @@
 // An endpoint's signing secret, shown this once after the endpoint is created or its secret
 // rotated: the server keeps it encrypted and never answers it again.
 import { SecretShownOnceDialog } from '../../../shared/components/secret-shown-once-dialog';
+import { formatDateTime } from '../utils/webhook-format';
 
 export interface ShownSecret {
   url: string;
   secret: string;
   /** After a rotation rather than a creation. */
   rotated: boolean;
+  /** After a rotation: until when the replaced secret still signs beside this one; null when it stopped at once. */
+  previousSecretExpiresAt?: string | null;
 }
 
 interface SigningSecretDialogProps {
@@ -29,7 +32,7 @@ export function SigningSecretDialog({ open, shown, onClose, onClosed }: SigningS
         <>
           Deliveries to {shown?.url} carry a <code>webhook-signature</code> header made with this secret (Standard Webhooks). Verify it before
           trusting a delivery.
-          {shown?.rotated ? ' The previous secret no longer signs new attempts.' : ''}
+          {shown?.rotated ? <RotationNote previousSecretExpiresAt={shown.previousSecretExpiresAt ?? null} /> : null}
         </>
       }
       wrapExplanationAnywhere
@@ -41,5 +44,17 @@ export function SigningSecretDialog({ open, shown, onClose, onClosed }: SigningS
       onClose={onClose}
       onClosed={onClosed}
     />
+  );
+}
+
+/** What the replaced secret does now: signs beside the new one until its expiry, or nothing. */
+function RotationNote({ previousSecretExpiresAt }: { previousSecretExpiresAt: string | null }) {
+  if (previousSecretExpiresAt === null) return <> The previous secret no longer signs new attempts.</>;
+  return (
+    <>
+      {' '}
+      The previous secret also signs every delivery until <time dateTime={previousSecretExpiresAt}>{formatDateTime(previousSecretExpiresAt)}</time>, so
+      your receiver verifies with either while you update it; then it stops.
+    </>
   );
 }

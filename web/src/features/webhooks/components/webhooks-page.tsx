@@ -1,7 +1,7 @@
 // Route '/dashboard/webhooks': the owner's webhook endpoints (add, edit, enable or disable,
 // rotate the signing secret, delete) and the chosen endpoint's delivery log (?endpoint=<id>).
 import AddRounded from '@mui/icons-material/AddRounded';
-import { Box, Button, Card, CardContent, Container, Link, Skeleton, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Checkbox, Container, FormControlLabel, Link, Skeleton, Stack, Typography } from '@mui/material';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link as RouterLink, useSearchParams } from 'react-router';
@@ -36,6 +36,8 @@ export function WebhooksPage() {
   // The secret lives only in this state; it is dropped when its dialog has closed.
   const [shownSecret, setShownSecret] = useState<{ value: ShownSecret; open: boolean } | null>(null);
   const [confirming, setConfirming] = useState<Confirming>(null);
+  // Rotating: stop the current secret at once (it leaked) instead of letting it sign for 24 hours more.
+  const [stopAtOnce, setStopAtOnce] = useState(false);
 
   const list = endpoints.data?.endpoints ?? [];
   const wanted = searchParams.get('endpoint');
@@ -67,7 +69,10 @@ export function WebhooksPage() {
     trpc.webhooks.rotateSecret.mutationOptions({
       onSuccess: (result) => {
         closeConfirm();
-        setShownSecret({ value: { url: result.endpoint.url, secret: result.secret, rotated: true }, open: true });
+        setShownSecret({
+          value: { url: result.endpoint.url, secret: result.secret, rotated: true, previousSecretExpiresAt: result.previousSecretExpiresAt },
+          open: true,
+        });
         void invalidateEndpoints();
       },
       onError: (error) => toast.error(errorMessage(error, 'Failed to rotate the signing secret')),
@@ -88,7 +93,10 @@ export function WebhooksPage() {
   const onAction = (action: EndpointAction, endpoint: WebhookEndpoint) => {
     if (action === 'edit') openForm(endpoint);
     else if (action === 'toggle') toggle.mutate({ endpointId: endpoint.id, enabled: !endpoint.enabled });
-    else setConfirming({ action, endpoint, open: true });
+    else {
+      setStopAtOnce(false);
+      setConfirming({ action, endpoint, open: true });
+    }
   };
 
   return (
@@ -175,10 +183,19 @@ export function WebhooksPage() {
         pendingLabel="Rotating..."
         pending={rotate.isPending}
         onClose={closeConfirm}
-        onConfirm={() => confirming && rotate.mutate({ endpointId: confirming.endpoint.id })}
+        onConfirm={() => confirming && rotate.mutate({ endpointId: confirming.endpoint.id, ...(stopAtOnce && { overlapSeconds: 0 }) })}
+        extra={
+          <FormControlLabel
+            sx={{ mt: 1 }}
+            control={<Checkbox checked={stopAtOnce} onChange={(event) => setStopAtOnce(event.target.checked)} disabled={rotate.isPending} />}
+            label="Stop the current secret at once (it may have leaked)"
+          />
+        }
       >
-        Every delivery to {confirming?.endpoint.url} from now on is signed with a new secret, shown once. Update your receiver with it right away:
-        until then it cannot verify the deliveries.
+        Every delivery to {confirming?.endpoint.url} from now on is signed with a new secret, shown once.{' '}
+        {stopAtOnce
+          ? 'The current secret stops signing at once: until your receiver has the new one, it cannot verify the deliveries.'
+          : 'The current secret signs each delivery beside it for 24 hours, so your receiver keeps verifying while you update it.'}
       </ConfirmDialog>
       <ConfirmDialog
         open={confirming?.action === 'delete' && confirming.open}

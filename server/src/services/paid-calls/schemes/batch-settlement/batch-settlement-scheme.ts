@@ -9,12 +9,14 @@
  * refuses claims above what the agent's vouchers signed, so the capture is never more than the
  * vouchers. A seller that does not refund does not keep the deposit (withdraw-unclaimed.ts).
  */
+import { toDecimalString } from '@purser/core';
 import { computeChannelId, readChannelBalanceAndTotalClaimed } from '@x402/evm/batch-settlement/client';
 import type { ClientEvmSigner } from '@x402/evm';
 import { randomBytes } from 'node:crypto';
 import { getAddress, isAddress, isAddressEqual, zeroAddress, type Hex } from 'viem';
 import { resolveOperation, type StoredOperation } from '../../../rail-operations/operation-record';
 import type { RailDetails } from '../../../rail-operations/rail';
+import { decisionBlock } from '../authorization';
 import { chainClockSeconds } from '../chain-clock';
 import { mergeDetails } from '../operation-details';
 import type { ChannelTerms, PaymentScheme, SchemeContext } from '../payment-scheme';
@@ -25,6 +27,22 @@ import { withdrawUnclaimed } from './withdraw-unclaimed';
 
 /** X402BatchSettlement.sol's bounds on a channel's withdrawDelay. */
 export const CHANNEL_WITHDRAW_DELAY_RANGE = { min: 900, max: 2_592_000 } as const;
+
+/**
+ * The longest withdraw delay Purser opens a channel with: one day. A seller that refuses to
+ * refund keeps the unclaimed deposit locked for its delay before the agent can take it back
+ * (withdraw-unclaimed.ts); the contract allows 30 days, so a seller asking more than a day is
+ * refused before anything is held or signed.
+ */
+export const MAX_CHANNEL_WITHDRAW_DELAY_S = 86_400;
+
+/**
+ * The most a channel's deposit may be, in calls: a seller's minimum deposit above 100 calls'
+ * worth (minDeposit > 100 x the call's price) is refused before anything is held or signed, so a
+ * seller cannot make a cheap call escrow a large sum. The agent's `max_amount`, per-transaction
+ * and daily limits bound the deposit further (front/pay-through-channel.ts, the payment's gate).
+ */
+export const MAX_CHANNEL_DEPOSIT_CALLS = 100n;
 
 /**
  * How often an open channel is looked at without a signal: it may stay open for hours, and its
@@ -115,11 +133,22 @@ function channelTerms(extra: Record<string, unknown>, price: bigint): ChannelTer
   if (typeof delay !== 'number' || !Number.isSafeInteger(delay) || delay < CHANNEL_WITHDRAW_DELAY_RANGE.min || delay > CHANNEL_WITHDRAW_DELAY_RANGE.max) {
     throw refused(`The "batch-settlement" requirement's withdrawDelay ${JSON.stringify(delay)} is outside ${CHANNEL_WITHDRAW_DELAY_RANGE.min}-${CHANNEL_WITHDRAW_DELAY_RANGE.max} seconds`);
   }
+  if (delay > MAX_CHANNEL_WITHDRAW_DELAY_S) {
+    throw refused(
+      `The "batch-settlement" requirement's withdrawDelay of ${delay} seconds is above the ${MAX_CHANNEL_WITHDRAW_DELAY_S} seconds (one day) Purser opens a channel with: a seller that refused to refund would lock the deposit that long; no channel was opened and nothing was held or signed`,
+    );
+  }
   const minDeposit = extra.minDeposit;
   if (minDeposit !== undefined && (typeof minDeposit !== 'string' || !/^\d+$/.test(minDeposit))) {
     throw refused(`The "batch-settlement" requirement's minDeposit ${JSON.stringify(minDeposit)} is not a whole number of atomic units`);
   }
-  return { price, receiverAuthorizer: getAddress(authorizer), withdrawDelay: delay, minDeposit: minDeposit === undefined ? null : BigInt(minDeposit) };
+  const deposit = minDeposit === undefined ? null : BigInt(minDeposit);
+  if (deposit !== null && deposit > MAX_CHANNEL_DEPOSIT_CALLS * price) {
+    throw refused(
+      `The "batch-settlement" requirement asks a deposit of ${toDecimalString(deposit)} USDC for calls of ${toDecimalString(price)} USDC, above the ${MAX_CHANNEL_DEPOSIT_CALLS} calls' worth (${toDecimalString(MAX_CHANNEL_DEPOSIT_CALLS * price)} USDC) Purser deposits in a channel; no channel was opened and nothing was held or signed`,
+    );
+  }
+  return { price, receiverAuthorizer: getAddress(authorizer), withdrawDelay: delay, minDeposit: deposit };
 }
 
 /**
@@ -132,10 +161,16 @@ async function follow(context: SchemeContext, operation: StoredOperation): Promi
   if (operation.status !== 'pending') return operation;
   const { chain, prisma } = context;
   const state = channelStateOf(operation);
-  const depositExpired = () => state.depositValidBefore === undefined || chainClockSeconds(chain.info) >= BigInt(state.depositValidBefore);
-  // Nothing to look at on chain until the close, or until the deposit's window has passed.
-  if (state.closeRequested !== true && (!state.depositSigned || !depositExpired())) return operation;
-  const reader = { readContract: (args: Parameters<typeof chain.publicClient.readContract>[0]) => chain.publicClient.readContract(args) } as unknown as ClientEvmSigner;
+  // The deposit is an EIP-3009 authorisation: dead in a block whose timestamp reaches validBefore.
+  const expiredAt = (timestamp: bigint) => state.depositValidBefore === undefined || timestamp >= BigInt(state.depositValidBefore);
+  // Nothing to look at on chain until the close, or until the clock says the deposit's window may
+  // have passed; the chain then decides, at one block (authorization.ts, decisionBlock).
+  if (state.closeRequested !== true && (!state.depositSigned || !expiredAt(chainClockSeconds(chain.info)))) return operation;
+  const block = await decisionBlock(context, expiredAt);
+  const depositExpired = () => expiredAt(block.timestamp);
+  const reader = {
+    readContract: (args: Parameters<typeof chain.publicClient.readContract>[0]) => chain.publicClient.readContract({ ...args, blockNumber: block.number }),
+  } as unknown as ClientEvmSigner;
   const [balance, totalClaimed] = await readChannelBalanceAndTotalClaimed(reader, state.channelId as Hex);
   if (state.closeRequested !== true) {
     if (balance > 0n) return operation;

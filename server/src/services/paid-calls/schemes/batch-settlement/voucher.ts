@@ -1,9 +1,11 @@
 /**
  * A channel's vouchers: each call signs the next one with the official client (the first one
  * with the deposit), saying the most the seller may claim so far (previous vouchers + this
- * call's price), never more than the deposit held. It is checked, then recorded with the
- * channel's new cumulative in one short transaction under the operation's row lock, so two calls
- * never sign the same cumulative.
+ * call's price), never more than the deposit held. It is gated (the front's check of the agent
+ * and the owner's rules at this moment, front/gate-voucher.ts), signed, checked, then recorded
+ * with the channel's new cumulative in one short transaction under the operation's row lock, so
+ * two calls never sign the same cumulative and no voucher is signed that the rules of the moment
+ * refuse.
  */
 import { AppError, toDecimalString } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
@@ -35,6 +37,12 @@ export interface VoucherCall {
   paymentResource?: PaymentPayload['resource'];
   /** The call's Idempotency-Key: a call repeated with it signs no second voucher. */
   idempotencyKey?: string;
+  /**
+   * The front's gate of this voucher (the agent's status, its spending rules and the owner's
+   * policies now), run first in the voucher's transaction; it throws to refuse, and then nothing
+   * is signed or recorded.
+   */
+  gate: (tx: TransactionClient) => Promise<void>;
 }
 
 export interface SignedVoucher {
@@ -50,12 +58,15 @@ export function alreadyPaid(intentId: string): AppError {
 export async function recordChannelVoucher(context: SchemeContext, domain: UsdcDomain, call: VoucherCall): Promise<SignedVoucher> {
   const { channel, priced, requirement } = call;
   return context.prisma.$transaction(async (tx: TransactionClient) => {
+    await call.gate(tx);
     const [row] = await tx.$queryRaw<Array<{ status: string; details: unknown }>>`
       SELECT status::text AS status, details FROM rail_operations WHERE id = ${channel.operationId}::uuid FOR UPDATE`;
     const state = ChannelState.parse(row!.details);
     if (row!.status !== 'pending' || state.closeRequested === true) throw new AppError('CONFLICT', `The channel (payment intent ${channel.intentId}) is closed; no voucher was signed`);
     const deposit = BigInt(state.deposit);
     const price = BigInt(state.price);
+    // The gate judged the priced call; the channel pays that price, or nothing is signed.
+    if (price !== priced.channel?.price) throw new AppError('CONFLICT', `The channel (payment intent ${channel.intentId}) pays calls of ${toDecimalString(price)} USDC, not this one's; no voucher was signed`);
     const cumulative = BigInt(state.cumulative) + price;
     if (cumulative > deposit) throw new AppError('CONFLICT', `The channel (payment intent ${channel.intentId}) has no room for another call; no voucher was signed`);
 

@@ -11,6 +11,15 @@ import type { ExactPaymentHeader } from '../../x402/payment-header';
 import type { AuthorizationTerms, UsdcDomain } from '../payment-scheme';
 import { countingExpect, type Expect } from '../problems';
 
+/**
+ * Whether an EIP-3009 authorisation valid before `validBefore` can no longer be used in a block
+ * of `timestamp`: FiatTokenV2's `_requireValidAuthorization` requires `now < validBefore`, so the
+ * bound is exclusive and a block at `validBefore` already refuses it.
+ */
+export function eip3009Expired(timestamp: bigint, validBefore: bigint): boolean {
+  return timestamp >= validBefore;
+}
+
 /** Exactly the price, from the agent to the payee, within Purser's window, signed by the agent under the token's domain. */
 export async function checkEip3009Authorization(decoded: ExactPaymentHeader, terms: AuthorizationTerms, domain: UsdcDomain, expect: Expect): Promise<void> {
   const { authorization, signature } = decoded.payload;

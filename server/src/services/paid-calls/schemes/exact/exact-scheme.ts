@@ -10,10 +10,10 @@ import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
 import type { Hex } from 'viem';
 import { resolveOperation, type StoredOperation } from '../../../rail-operations/operation-record';
 import { exactPayload } from '../../x402/payment-header';
-import { CANCELLED_ON_CHAIN, cancelAuthorization, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
+import { CANCELLED_ON_CHAIN, cancelAuthorization, decisionBlock, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
 import type { PaymentScheme, SchemeContext } from '../payment-scheme';
 import { searchFromBlock } from '../search-from-block';
-import { cancelAuthorizationOnChain, checkEip3009Authorization, usedInTransaction } from './eip3009';
+import { cancelAuthorizationOnChain, checkEip3009Authorization, eip3009Expired, usedInTransaction } from './eip3009';
 import { exactStateOf } from './exact-state';
 
 export const exactScheme: PaymentScheme = {
@@ -50,16 +50,27 @@ export const exactScheme: PaymentScheme = {
   signedTerms: (decoded) => exactPayload(decoded).authorization,
 };
 
-/** Resolves a pending operation once the chain says how it ended: used, cancelled or expired. */
+/**
+ * Resolves a pending operation once the chain says how it ended: used, cancelled or expired. The
+ * block is read first and everything after it at that block (authorization.ts, decisionBlock).
+ */
 async function follow(context: SchemeContext, operation: StoredOperation): Promise<StoredOperation> {
   if (operation.status !== 'pending') return operation;
   const { chain, prisma } = context;
   const state = exactStateOf(operation);
   const payer = state.payer as Hex;
   const nonce = state.nonce as Hex;
-  if (!(await chain.authorizationUsed(payer, nonce))) return expiredOrPending(context, operation, BigInt(state.validBefore));
-  const outcome = await searchFromBlock(chain.info, BigInt(state.fromBlock), (fromBlock) => chain.authorizationOutcome(payer, nonce, fromBlock), ({ used, cancelled }) => used !== null || cancelled !== null);
+  const validBefore = BigInt(state.validBefore);
+  const block = await decisionBlock(context, (timestamp) => eip3009Expired(timestamp, validBefore));
+  if (!(await chain.authorizationUsed(payer, nonce, block.number))) return expiredOrPending(context, operation, eip3009Expired(block.timestamp, validBefore));
+  const outcome = await searchFromBlock(
+    chain.info,
+    BigInt(state.fromBlock),
+    (fromBlock) => chain.authorizationOutcome(payer, nonce, fromBlock, block.number),
+    ({ used, cancelled }) => used !== null || cancelled !== null,
+  );
   if (outcome?.used) return resolveOperation(prisma, operation, { status: 'settled', settledAt: new Date() }, { transactionHash: outcome.used });
+  // FiatToken logs AuthorizationCanceled only when the cancel is what ended it (a used one reverts it).
   if (outcome?.cancelled) return resolveOperation(prisma, operation, CANCELLED_ON_CHAIN, { cancelTransactionHash: outcome.cancelled });
   // The state says it ended but its log is not visible yet: look again.
   return operation;

@@ -16,7 +16,8 @@ const oneAgentAtATime = oneAtATimeBy<string>();
 
 /**
  * Sets the agent's Permit2 allowance to what its open `upto` payments hold: reserved, not yet
- * settled or released, and not resolved on the rail. One change at a time per agent in this
+ * settled or released, not resolved on the rail, and not being cancelled (a cancel lowers the
+ * allowance first, upto-scheme.ts voidOnChain). One change at a time per agent in this
  * process (the permit's nonce is the token's, per agent); a permit that lost a race with another
  * process reverts, and the caller's step is retried.
  */
@@ -28,7 +29,7 @@ export function syncPermit2Allowance(context: SchemeContext, agentId: string): P
        WHERE pi.agent_id = ${agentId}::uuid AND pi.rail = 'x402-base' AND pi.status = 'processing'
          AND pi.reserved_at IS NOT NULL AND pi.settled_at IS NULL AND pi.released_at IS NULL
          AND pi.metadata->'x402'->'requirement'->>'scheme' = 'upto'
-         AND (ro.id IS NULL OR ro.status = 'pending')`;
+         AND (ro.id IS NULL OR (ro.status = 'pending' AND ro.details->>'cancelRequestedAt' IS NULL))`;
     await setPermit2AllowanceOnChain(context.chain, await readAgentEvmAccount(context.prisma, context.masterKey, agentId, { evenIfRevoked: true }), row!.held);
   });
 }

@@ -10,6 +10,16 @@ import type { UptoPaymentHeader } from '../../x402/payment-header';
 import type { AuthorizationTerms } from '../payment-scheme';
 import { countingExpect, type Expect } from '../problems';
 
+/**
+ * Whether a Permit2 signature with `deadline` can no longer be used in a block of `timestamp`:
+ * SignatureTransfer's `_permitTransferFrom` reverts only when `block.timestamp > deadline`, so a
+ * block whose timestamp equals the deadline still settles it (and a chain may mine more than one
+ * block with that timestamp).
+ */
+export function permit2Expired(timestamp: bigint, deadline: bigint): boolean {
+  return timestamp > deadline;
+}
+
 export async function checkPermit2Authorization(decoded: UptoPaymentHeader, terms: AuthorizationTerms, chainId: number, expect: Expect): Promise<void> {
   const { permit2Authorization: permit, signature } = decoded.payload;
   const { check, failed } = countingExpect(expect);

@@ -21,7 +21,12 @@ export const UptoState = z.looseObject({
   agentId: z.string(),
   paymentHeader: z.string(),
   capturedAmount,
+  /** Set when a cancel began: the operation no longer counts in the agent's Permit2 allowance. */
+  cancelRequestedAt: z.string().optional(),
+  /** The agent's invalidation of the nonce, recorded once sent. */
   cancelTransactionHash: hash.optional(),
+  /** Why the capture must wait for an operator: a settlement the chain shows that breaks the scheme's invariants. */
+  captureInvariant: z.string().optional(),
 });
 export type UptoState = z.infer<typeof UptoState>;
 
