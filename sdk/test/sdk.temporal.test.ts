@@ -584,8 +584,13 @@ describe('webhooks', () => {
     const detail = await owner.webhooks.getDelivery(settlement.id);
     expect(detail.attemptLog[0]).toMatchObject({ succeeded: true, statusCode: 200 });
 
-    const rotated = await owner.webhooks.rotateSecret(endpoint.endpoint.id);
-    expect(rotated.secret).not.toBe(endpoint.secret);
+    // Rotated by default, the old secret keeps signing beside the new one for a day.
+    const overlapping = await owner.webhooks.rotateSecret(endpoint.endpoint.id);
+    expect(overlapping.secret).not.toBe(endpoint.secret);
+    expect(overlapping.previousSecretExpiresAt).toEqual(expect.any(String));
+    // Rotated again at once (the secret leaked): only the newest signs.
+    const rotated = await owner.webhooks.rotateSecret(endpoint.endpoint.id, { overlapSeconds: 0 });
+    expect(rotated.previousSecretExpiresAt).toBeNull();
     const before = receiver.received.length;
     expect((await owner.webhooks.redeliver(settlement.id)).id).toBe(settlement.id);
     const redelivered = await until('the redelivery', async () => receiver.received.slice(before), (found) => found.length > 0);
