@@ -3,18 +3,13 @@
  * global chain: the migration keeps them exactly as written, as the closed legacy chain that
  * still verifies, and new events start per-owner chains beside it.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { applyMigrations, migrationsDir, openDatabase, openPgliteInstance, PGliteAdapterFactory, PostgresAdapterFactory, type Database, type TransactionClient } from '@purser/db';
-import { testDatabaseKind } from '@purser/db/testing';
+import type { Database, TransactionClient } from '@purser/db';
 import { appendAuditEvent, withAuditRetry } from '../src/services/audit/append-audit-event';
 import { GENESIS_HASH, hashAuditEvent, LEGACY_CHAIN_ID } from '../src/services/audit/audit-hash';
 import { verifyAuditChains } from '../src/services/audit/verify-audit-chains';
+import { openDatabaseBefore, type DatabaseBeforeMigration } from './support/database-before-migration';
 
 const CHAINS_MIGRATION = '20261124021706_audit_chain_per_owner';
 
@@ -24,64 +19,15 @@ type LegacyEvent = { seq: bigint; ownerId: string | null; prevHash: string; hash
  * A database migrated up to just before per-owner chains, a way to run SQL on it, and the
  * step that applies the rest of the migrations and opens it as the product does.
  */
-async function openBeforeChains(): Promise<{ sql(text: string): Promise<unknown>; migrateAndOpen(): Promise<Database>; cleanup(): Promise<void> }> {
-  const scratch = await mkdtemp(path.join(tmpdir(), 'purser-audit-migration-'));
-  for (const entry of await readdir(migrationsDir)) {
-    if (entry < CHAINS_MIGRATION) await cp(path.join(migrationsDir, entry), path.join(scratch, entry), { recursive: true });
-  }
-  const removeScratch = () => rm(scratch, { recursive: true, force: true });
-
-  if (testDatabaseKind() === 'pglite') {
-    const pglite = await PGlite.create();
-    await applyMigrations(new PGliteAdapterFactory(pglite), { dir: scratch });
-    let db: Database | undefined;
-    return {
-      sql: (text) => pglite.exec(text),
-      migrateAndOpen: async () => (db = await openPgliteInstance(pglite)),
-      async cleanup() {
-        await (db ? db.close() : pglite.close());
-        await removeScratch();
-      },
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_URL || 'postgresql://postgres@127.0.0.1:5432/postgres';
-  const name = `purser_test_${randomBytes(6).toString('hex')}`;
-  const admin = (text: string) => withClient(adminUrl, (client) => client.query(text));
-  await admin(`CREATE DATABASE "${name}"`);
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const databaseUrl = url.toString();
-  await applyMigrations(new PostgresAdapterFactory({ connectionString: databaseUrl }), { dir: scratch });
-  let db: Database | undefined;
-  return {
-    sql: (text) => withClient(databaseUrl, (client) => client.query(text)),
-    migrateAndOpen: async () => (db = await openDatabase({ databaseUrl, dataDir: '' })),
-    async cleanup() {
-      await db?.close();
-      await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await removeScratch();
-    },
-  };
-}
-
-async function withClient<T>(connectionString: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 describe('moving to per-owner audit chains', () => {
-  let database: Awaited<ReturnType<typeof openBeforeChains>>;
+  let database: DatabaseBeforeMigration;
   let db: Database;
   const owners = [randomUUID(), randomUUID()];
   const legacy: LegacyEvent[] = [];
 
   beforeAll(async () => {
-    database = await openBeforeChains();
+    database = await openDatabaseBefore(CHAINS_MIGRATION);
     // Events written the old way: one global chain, each linking to the newest event, hashed
     // without chain columns. A rolled-back append left a gap in seq.
     const at = new Date('2026-11-20T10:00:00.000Z');
