@@ -24,6 +24,12 @@ export const ERROR_STATUS = {
    */
   CROSS_ORIGIN_REQUEST: 403,
   AGENT_SUSPENDED: 403,
+  /**
+   * A request Purser would sign for the agent (an HTTP message signature, a sign-in-with-x
+   * message) to a host the owner's policies refuse, or a sign-in message naming another domain
+   * than the request's. Nothing was signed or sent.
+   */
+  SIGNATURE_REFUSED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   IDEMPOTENCY_CONFLICT: 409,

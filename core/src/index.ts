@@ -6,6 +6,7 @@ export * from './contracts/wallets';
 export * from './contracts/auth';
 export * from './did';
 export * from './contracts/agents';
+export * from './contracts/agent-identity';
 export * from './kya';
 export * from './policy/policy-rules';
 export * from './policy/evaluate-policy';

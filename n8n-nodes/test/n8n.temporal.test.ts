@@ -1,7 +1,7 @@
 /**
  * n8n-nodes-purser in a real n8n (2.8.4, offline), against a started product: the API on a real
  * port, a payments worker on a real Temporal dev server, the sandbox chain and its paid x402
- * API. The package is packed and installed as a community package, the credential and the
+ * API, and a seller that verifies the agent's request signatures. The package is packed and installed as a community package, the credential and the
  * workflows are imported with n8n's CLI, and each workflow runs with `n8n execute`. The money
  * is checked where it lives: the agents' ledger balances through the agent API, the seller's
  * USDC on chain, and the ledger's own verification.
@@ -21,10 +21,14 @@ import {
   payerAndPayee,
   sandboxChartPng,
   startTemporalTestEnv,
+  startVerifyingSeller,
   verifyLedger,
+  VERIFYING_SELLER_PRICE,
   type PayingAgent,
   type TemporalTestEnv,
+  type VerifyingSeller,
 } from '@purser/server/testing';
+import { freePort } from '../../scripts/lib.mjs';
 import { nodeItems, nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
 import { agentCall } from './support/purser-owner';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
@@ -41,6 +45,7 @@ const WORKFLOW_IDS = {
   x402: 'purserX402Buy001',
   png: 'purserX402Png001',
   price: 'purserX402Price1',
+  signed: 'purserX402Sign01',
   transactions: 'purserTxAll00001',
 };
 
@@ -49,6 +54,7 @@ let chain: EvmChain;
 let env: TemporalTestEnv;
 let n8n: N8n;
 let proxy: RecordingProxy;
+let seller: VerifyingSeller;
 let productUrl: string;
 let payer: PayingAgent;
 let payee: PayingAgent;
@@ -137,6 +143,10 @@ function workflows() {
         parameters: { operation: 'binaryToPropery', binaryPropertyName: 'data', destinationKey: 'png_base64', options: {} },
       },
     ]),
+    // A seller that verifies who calls: Purser signs both requests as the agent.
+    workflow(WORKFLOW_IDS.signed, 'Purser: buy from a seller that verifies agents', [
+      purserNode('Buy forecast', 1, { resource: 'paidRequest', operation: 'fetch', url: `${seller.url}/paid`, maxAmount: 0.02, method: 'GET', options: {} }),
+    ]),
     workflow(WORKFLOW_IDS.price, 'Purser: ask the price', [
       purserNode('Price', 1, { resource: 'paidRequest', operation: 'getPrice', url: `${productUrl}/sandbox/paid/report`, method: 'GET' }),
     ]),
@@ -154,9 +164,12 @@ beforeAll(async () => {
   n8nReady.catch(() => undefined);
 
   chain = await startChain({ sandboxPort: 0 });
-  env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000 });
-  const { app } = env.testApp;
-  productUrl = await app.listen({ host: '127.0.0.1', port: 0 });
+  // The app's PUBLIC_URL is where it listens: a verifying seller fetches agents' key directories there.
+  const port = await freePort();
+  productUrl = `http://127.0.0.1:${port}`;
+  env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000, publicUrl: productUrl });
+  await env.testApp.app.listen({ host: '127.0.0.1', port });
+  seller = await startVerifyingSeller(chain);
   proxy = await startRecordingProxy(productUrl);
 
   ({ payer, payee } = await payerAndPayee(env, { payer: 'n8n payer', payee: 'n8n payee' }));
@@ -169,6 +182,7 @@ beforeAll(async () => {
 afterAll(async () => {
   n8n?.close();
   await proxy?.close();
+  await seller?.close();
   await env?.close();
   await chain?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -285,6 +299,30 @@ describe('n8n-nodes-purser in a real n8n', () => {
       const fetches = proxy.exchanges.slice(before).filter((exchange) => exchange.path.endsWith('/x402/fetch'));
       expect(fetches.map((exchange) => exchange.status)).toEqual([200, 422]);
       for (const exchange of fetches) expect(exchange.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'reaches a seller that verifies agents signed: web-bot-auth first, agent-payer-auth on the paid retry, with the agent’s published key',
+    async () => {
+      const directoryUrl = `${productUrl}/.well-known/http-message-signatures-directory/agents/${payer.id}`;
+      const { keys } = (await (await fetch(directoryUrl)).json()) as { keys: Array<{ kid: string }> };
+      expect(keys).toHaveLength(1);
+      const payerLedgerBefore = await agentLedgerUsdc(env.testApp.app, payer);
+      const seenBefore = seller.seen.length;
+
+      const { code, result, output } = await execute(WORKFLOW_IDS.signed);
+      expect(code, output).toBe(0);
+      expect(nodeOutput(result, 'Buy forecast')[0]).toMatchObject({ status: 200, data: { forecast: 'sunny' }, payment: { status: 'processing' } });
+
+      const verified = (tag: string) => ({ keyid: keys[0]!.kid, tag, directory: directoryUrl, form: 'dictionary', nonce: expect.any(String) });
+      expect(seller.seen.slice(seenBefore).map(({ path, paid, identity }) => ({ path, paid, identity }))).toEqual([
+        { path: '/paid', paid: false, identity: verified('web-bot-auth') },
+        { path: '/paid', paid: true, identity: verified('agent-payer-auth') },
+      ]);
+      expect(payerLedgerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(VERIFYING_SELLER_PRICE);
+      expect((await verifyLedger(env.testApp.deps.db.prisma)).problems).toEqual([]);
     },
     EXECUTION_TIMEOUT_MS,
   );

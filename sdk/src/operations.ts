@@ -79,6 +79,11 @@ const table = {
   reactivateAgent: owner('POST', '/agents/{agentId}/reactivate'),
   deleteAgent: owner('DELETE', '/agents/{agentId}'),
   rotateAgentApiKey: owner('POST', '/agents/{agentId}/api-key'),
+  // How the agent proves who it is to sellers: its request-signing key and the owner's rule.
+  getAgentIdentity: owner('GET', '/agents/{agentId}/identity'),
+  updateAgentIdentity: owner('PATCH', '/agents/{agentId}/identity'),
+  rotateAgentSigningKey: owner('POST', '/agents/{agentId}/identity/rotate-key'),
+  revokeAgentSigningKey: owner('POST', '/agents/{agentId}/identity/revoke-key'),
   listAgentTransactions: owner('GET', '/agents/{agentId}/transactions'),
   requestKyaEscalation: owner('POST', '/agents/{agentId}/kya-escalations'),
   listKyaVerifications: owner('GET', '/agents/{agentId}/kya-verifications'),

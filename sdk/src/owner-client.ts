@@ -10,6 +10,7 @@ import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
 import type {
   Agent,
+  AgentIdentity,
   AgentTransaction,
   AgentTransactionsQuery,
   ApiKey,
@@ -57,6 +58,7 @@ import type {
   SpendingRulesChanges,
   TopUpWalletBody,
   TopUpWalletResult,
+  UpdateAgentIdentityBody,
   VerifyCredentialBody,
   VerifyCredentialResult,
   WebhookDeliveriesQuery,
@@ -109,6 +111,17 @@ function agentsApi(t: Transport) {
     /** The old key stops working; the new one is in this answer only. */
     rotateApiKey: (agentId: string, options?: RequestOptions) =>
       t.call<RotateAgentApiKeyResult>(op.rotateAgentApiKey, { params: agent(agentId), options }),
+    /** How the agent proves who it is to sellers: its signing keys (public halves), directory URL, signing rule, last request signed. */
+    identity: (agentId: string, options?: RequestOptions) => t.call<AgentIdentity>(op.getAgentIdentity, { params: agent(agentId), options }),
+    /** Which of the agent's requests are signed: `always` (the default), `paid_only` or `never`. */
+    updateIdentity: (agentId: string, body: UpdateAgentIdentityBody, options?: RequestOptions) =>
+      t.call<AgentIdentity>(op.updateAgentIdentity, { params: agent(agentId), body, options }),
+    /** A new key signs from now on; the old one stays published 10 minutes so requests in flight verify. */
+    rotateSigningKey: (agentId: string, options?: RequestOptions) =>
+      t.call<AgentIdentity>(op.rotateAgentSigningKey, { params: agent(agentId), options }),
+    /** For a key no longer trusted: it leaves the directory at once, and a new key signs from now on. */
+    revokeSigningKey: (agentId: string, options?: RequestOptions) =>
+      t.call<AgentIdentity>(op.revokeAgentSigningKey, { params: agent(agentId), options }),
     /** The agent's transactions as the owner sees them, newest first. */
     transactions: (agentId: string, query: AgentTransactionsQuery = {}, options?: RequestOptions) =>
       t.call<AgentTransaction[]>(op.listAgentTransactions, { params: agent(agentId), query, options }),

@@ -8,6 +8,7 @@
 import type { z } from 'zod';
 import type {
   agentBalanceView,
+  agentIdentityView,
   agentInfoView,
   agentPaymentInput,
   agentPaymentView,
@@ -66,6 +67,7 @@ import type {
   spendingRulesChanges,
   topUpWalletInput,
   topUpWalletResult,
+  updateRequestSigningInput,
   verifyCredentialInput,
   verifyCredentialResult,
   webhookDeliveriesQuery,
@@ -125,6 +127,9 @@ export type KyaVerification = z.output<typeof listKyaVerificationsResult>[number
 export type PauseAllAgentsResult = z.output<typeof pauseAllAgentsResult>;
 export type ResumeAllAgentsResult = z.output<typeof resumeAllAgentsResult>;
 export type KillSwitch = z.output<typeof killSwitchView>;
+/** The agent's request-signing keys (public halves only), directory, card and DID document URLs, and signing rule. */
+export type AgentIdentity = z.output<typeof agentIdentityView>;
+export type UpdateAgentIdentityBody = z.input<typeof updateRequestSigningInput>;
 
 // ---------------------------------------------------------------- budget alerts
 

@@ -225,6 +225,23 @@ describe('wallet and agents', () => {
     expect(await owner.credentials.verify({ credential })).toMatchObject({ valid: true, revoked: false, claims: { kya_tier: 'moderate' } });
   });
 
+  it("reads an agent's request-signing identity, changes which requests are signed, and rotates and revokes its signing key", async () => {
+    const identity = await owner.agents.identity(agentB.agent.id);
+    expect(identity).toMatchObject({ agent_id: agentB.agent.id, did: agentB.agent.did, request_signing: 'always', keys: [{ current: true, retires_at: null }] });
+    const first = identity.keys[0]!.keyid;
+    expect((await owner.agents.updateIdentity(agentB.agent.id, { request_signing: 'paid_only' })).request_signing).toBe('paid_only');
+    expect(await apiError(owner.agents.updateIdentity(agentB.agent.id, { request_signing: 'sometimes' as never }))).toMatchObject({ status: 400, code: 'VALIDATION_FAILED' });
+
+    const rotated = await owner.agents.rotateSigningKey(agentB.agent.id);
+    expect(rotated.keys.map((key) => [key.current, key.keyid === first])).toEqual([[true, false], [false, true]]);
+    const revoked = await owner.agents.revokeSigningKey(agentB.agent.id);
+    expect(revoked.keys).toHaveLength(1);
+    expect([first, rotated.keys[0]!.keyid]).not.toContain(revoked.keys[0]!.keyid);
+    // The public directory the product serves now lists only the new key.
+    const directory = (await (await fetch(`${appUrl}${new URL(revoked.directory_url).pathname}`)).json()) as { keys: Array<{ kid: string }> };
+    expect(directory.keys.map((key) => key.kid)).toEqual([revoked.keys[0]!.keyid]);
+  });
+
   it('suspends, reactivates, rotates the key of and deletes an agent, and its calls follow', async () => {
     const clientB = agentClient(agentB);
     expect((await clientB.info()).status).toBe('active');

@@ -8,6 +8,8 @@
 export { startTemporalTestEnv, type TemporalTestEnv, type TemporalTestEnvOptions, type WorkerProcess } from '../test/support/temporal-env';
 export { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from '../test/support/paying-agents';
 export { docRecipe, EXAMPLE_DID, EXAMPLE_URL, fillIn } from '../test/support/doc-recipes';
+// A seller that verifies agents' request signatures with Cloudflare's packages (docs/identity.md).
+export { startVerifyingSeller, VERIFYING_SELLER_PRICE, type SeenRequest, type VerifiedIdentity, type VerifyingSeller } from '../test/support/verifying-seller';
 export { documentedOperations, operationAt, servedOpenApiDocument, type DocumentedOperation } from '../test/support/openapi-document';
 export { createInvitation } from './services/invitations/create-invitation';
 export { verifyAuditExport } from './services/audit/verify-audit-export';

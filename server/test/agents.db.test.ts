@@ -138,14 +138,14 @@ describe('creating an agent', () => {
     expect(rules.maxTransactionAmount).toBe(12_345_678n);
   });
 
-  it('stores both private keys as ciphertext that decrypts to keys matching the public key and the wallet address', async () => {
+  it('stores every private key as ciphertext that decrypts to keys matching the public key and the wallet address', async () => {
     const owner = await newOwner();
     const { agent } = await create(owner, { name: 'Keys' });
     const rows = await prisma.agentKey.findMany({
       where: { agentId: agent.id },
       select: { id: true, purpose: true, publicKey: true, ciphertext: true, iv: true, tag: true },
     });
-    expect(rows.map((row) => row.purpose).sort()).toEqual(['evm', 'identity']);
+    expect(rows.map((row) => row.purpose).sort()).toEqual(['evm', 'http_signature', 'identity']);
 
     const identity = rows.find((row) => row.purpose === 'identity')!;
     const seed = await readAgentPrivateKey(prisma, t.deps.masterKey, agent.id, 'identity');
@@ -166,6 +166,13 @@ describe('creating an agent', () => {
     // The ciphertext is bound to its row: moved onto the other key's row it no longer decrypts.
     const secret = { ciphertext: Buffer.from(evm.ciphertext), iv: Buffer.from(evm.iv), tag: Buffer.from(evm.tag) };
     expect(() => decryptSecret(t.deps.masterKey, secret, agentKeyBinding(identity.id))).toThrow();
+
+    // The request-signing key is its own Ed25519 key, not the identity key the credential binds.
+    const signing = rows.find((row) => row.purpose === 'http_signature')!;
+    const signingSeed = await readAgentPrivateKey(prisma, t.deps.masterKey, agent.id, 'http_signature');
+    expect(Buffer.from(signing.ciphertext).includes(signingSeed)).toBe(false);
+    expect(createPublicKey(ed25519PrivateKeyFromSeed(signingSeed)).export({ format: 'jwk' }).x).toBe(signing.publicKey);
+    expect(signing.publicKey).not.toBe(identity.publicKey);
   });
 });
 

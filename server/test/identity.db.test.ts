@@ -264,7 +264,7 @@ describe('DID resolution', () => {
     expect(didDocument['@context'][0]).toBe('https://www.w3.org/ns/did/v1');
     expect(didDocument.id).toBe(agent.did);
 
-    const key = didDocument.verificationMethod.find((method: { type: string }) => method.type === 'JsonWebKey2020');
+    const key = didDocument.verificationMethod.find((method: { id: string }) => method.id === `${agent.did}#key-1`);
     expect(key).toMatchObject({ id: `${agent.did}#key-1`, controller: agent.did, publicKeyJwk: { kty: 'OKP', crv: 'Ed25519' } });
     expect(didDocument.authentication).toContain(key.id);
     expect(didDocument.assertionMethod).toContain(key.id);
@@ -283,7 +283,19 @@ describe('DID resolution', () => {
 
     expect(didDocument.service).toEqual([
       { id: `${agent.did}#agent-api`, type: 'AgentService', serviceEndpoint: `${t.deps.publicUrl}/functions/v1/mcp-server` },
+      {
+        id: `${agent.did}#http-message-signatures-directory`,
+        type: 'HttpMessageSignaturesDirectory',
+        serviceEndpoint: `${t.deps.publicUrl}/.well-known/http-message-signatures-directory/agents/${agent.id}`,
+      },
+      { id: `${agent.did}#signature-agent-card`, type: 'SignatureAgentCard', serviceEndpoint: `${t.deps.publicUrl}/identity/agents/${agent.id}/signature-agent-card` },
     ]);
+    // The key that signs its HTTP requests, by its thumbprint, beside the identity key.
+    const signing = didDocument.verificationMethod.filter((method: { id: string; type: string }) => method.id !== key.id && method.type === 'JsonWebKey2020');
+    expect(signing).toHaveLength(1);
+    expect(signing[0].id).toMatch(new RegExp(`^${agent.did}#[A-Za-z0-9_-]{43}$`));
+    expect(signing[0].publicKeyJwk).not.toEqual(key.publicKeyJwk);
+    expect(didDocument.authentication).toContain(signing[0].id);
     // The credential's holder key is the DID's key.
     expect(agent.verifiable_credential?.claims.cnf).toEqual({ jwk: key.publicKeyJwk });
   });

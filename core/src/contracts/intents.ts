@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { AGENT_STATUSES, KYA_TIER_NAMES } from './agents';
+import { requestSignatureView } from './agent-identity';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
 import { CURRENCIES, parseAmount } from '../money';
 import { COUNTRY_CODE_HINTS, COUNTRY_CODES } from '../policy/country-codes';
@@ -383,6 +384,8 @@ export const paymentRailView = z.object({
   authorization: paymentAuthorizationView.nullable(),
   /** x402: the seller's signed receipt, as Purser checked it; null when it sent none. */
   sellerReceipt: sellerReceiptView.nullable(),
+  /** x402: the HTTP message signature the paid request carried (Web Bot Auth / Visa TAP); null when it was sent unsigned. */
+  requestSignature: requestSignatureView.nullable(),
 });
 export type PaymentRailView = z.infer<typeof paymentRailView>;
 

@@ -4,6 +4,7 @@ import { KYA_TIER_CAPS, type KyaTier } from '../kya';
 import { parseAmount } from '../money';
 import {
   evaluatePolicy,
+  hostRefusal,
   POLICY_RULE_CODES,
   type PolicyAgent,
   type PolicyDocument,
@@ -708,5 +709,27 @@ describe('evaluatePolicy inputs', () => {
     };
     expect(evaluate(scenario)).toEqual(evaluate(scenario));
     expect(codes(evaluate(scenario))).toEqual(['MONTHLY_BUDGET_EXCEEDED', 'OUTSIDE_TIME_WINDOW']);
+  });
+});
+
+describe('hosts Purser may sign for (hostRefusal)', () => {
+  it('refuses a blocked host whatever its case, trailing dot or port, and names the policy', () => {
+    const policies = [policy({ blockedMerchants: ['casino.example'] }, { name: 'No casinos' })];
+    for (const host of ['casino.example', 'CASINO.example.', 'casino.example:8443']) {
+      expect(hostRefusal(policies, host), host).toEqual({ code: 'MERCHANT_BLOCKED', message: `Policy "No casinos" blocks the host ${host}.` });
+    }
+    expect(hostRefusal(policies, 'api.example.com')).toBeNull();
+  });
+
+  it('refuses a host an allow-list of hosts does not name, and lets an allow-list of addresses only judge payments', () => {
+    const hosts = [policy({ allowedMerchants: ['api.example.com', '0x1111111111111111111111111111111111111111'] })];
+    expect(hostRefusal(hosts, 'api.example.com')).toBeNull();
+    expect(hostRefusal(hosts, 'other.example')?.code).toBe('MERCHANT_NOT_ALLOWED');
+    expect(hostRefusal(hosts, 'other.example')?.message).toBe('Policy "Test policy" allows only the hosts api.example.com; other.example is not one of them.');
+    expect(hostRefusal([policy({ allowedMerchants: ['0x1111111111111111111111111111111111111111'] })], 'other.example')).toBeNull();
+  });
+
+  it('ignores shadow policies', () => {
+    expect(hostRefusal([policy({ blockedMerchants: ['casino.example'] }, { shadow: true })], 'casino.example')).toBeNull();
   });
 });

@@ -441,6 +441,35 @@ function checkMerchants(intent: PolicyIntent, rules: PolicyRules, source: string
   }
 }
 
+/**
+ * Whether the owner's enforced policies let Purser sign for the agent towards `host` (an HTTP
+ * message signature, a sign-in-with-x message): the host-entry half of the merchant rules. A
+ * blocked host is refused; an allow-list that names hosts refuses every host it does not name.
+ * An allow-list of addresses only says where money may go, not which hosts may be called.
+ */
+export function hostRefusal(policies: readonly PolicyDocument[], host: string): { code: 'MERCHANT_BLOCKED' | 'MERCHANT_NOT_ALLOWED'; message: string } | null {
+  const key = hostKey(host);
+  for (const policy of policies.filter((candidate) => !candidate.shadow)) {
+    const blocked = (policy.rules.blockedMerchants ?? []).map(merchantEntry);
+    if (blocked.some((entry) => entry.host !== null && hostMatches(entry.host, key))) {
+      return { code: 'MERCHANT_BLOCKED', message: `Policy "${policy.name}" blocks the host ${host}.` };
+    }
+  }
+  for (const policy of policies.filter((candidate) => !candidate.shadow)) {
+    const allowed = policy.rules.allowedMerchants;
+    if (!allowed) continue;
+    const hosts = allowed.map(merchantEntry).flatMap((entry) => (entry.host === null ? [] : [entry.host]));
+    if (hosts.length > 0 && !hosts.some((entry) => hostMatches(entry, key))) {
+      return { code: 'MERCHANT_NOT_ALLOWED', message: `Policy "${policy.name}" allows only the hosts ${listText(hosts.map(hostText))}; ${host} is not one of them.` };
+    }
+  }
+  return null;
+}
+
+function hostText(entry: HostKey): string {
+  return entry.port === null ? entry.name : `${entry.name}:${entry.port}`;
+}
+
 interface HostKey {
   name: string;
   /** Null when the value names no port. */

@@ -6,7 +6,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import {
+  AppError,
   credentialTypeMetadataView,
+  KEY_DIRECTORY_MEDIA_TYPE,
+  publicEd25519Jwk,
   didDocumentView,
   didResolutionView,
   issuerMetadataView,
@@ -18,6 +21,13 @@ import { buildAgentStatusList, STATUS_LIST_MEDIA_TYPE, STATUS_LIST_TTL_SECONDS }
 import { getIssuerMetadata, getPlatformDidDocument } from '../services/identity/describe-platform-issuer';
 import { AGENT_CREDENTIAL_PATH, AGENT_STATUS_LIST_PATH, agentCredentialType } from '../services/identity/platform-issuer';
 import { resolveDid } from '../services/identity/resolve-did';
+import {
+  agentKeyDirectory,
+  DIRECTORY_CACHE_CONTROL,
+  KEY_DIRECTORY_PATH,
+  SIGNATURE_AGENT_CARD_PATH,
+  signatureAgentCard,
+} from '../services/identity/agent-key-directory';
 import type { AppDeps } from '../deps';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
@@ -29,7 +39,12 @@ export const IDENTITY_ROUTES = {
   credentialType: AGENT_CREDENTIAL_PATH,
   statusList: AGENT_STATUS_LIST_PATH,
   resolveDid: '/1.0/identifiers/:did',
+  agentKeyDirectory: KEY_DIRECTORY_PATH,
+  signatureAgentCard: SIGNATURE_AGENT_CARD_PATH,
 } as const;
+
+const agentParams = z.object({ agentId: z.string() });
+const directoryJwkView = publicEd25519Jwk.extend({ kid: z.string(), alg: z.literal('EdDSA'), use: z.literal('sig') });
 
 const RESOLUTION_MEDIA_TYPE = 'application/ld+json;profile="https://w3id.org/did-resolution"';
 
@@ -134,6 +149,42 @@ export const identityApiRoutes = [
     handler: async ({ deps, params, reply }) => {
       const { status, result } = await resolveDid(statusDeps(deps), params.did);
       return reply.status(status).type(RESOLUTION_MEDIA_TYPE).send(JSON.stringify(result));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.agentKeyDirectory,
+    operationId: 'getAgentKeyDirectory',
+    summary: "An agent's HTTP message signatures directory (Web Bot Auth): the public keys its requests are signed with",
+    description:
+      'Named in the `Signature-Agent` header of every request Purser signs for the agent. Empty for a suspended or deleted agent. ' +
+      'The answer is signed by each key it lists (tag `http-message-signatures-directory`). Cacheable for 30 seconds.',
+    tag: TAG,
+    auth: 'public',
+    params: agentParams,
+    mediaType: KEY_DIRECTORY_MEDIA_TYPE,
+    response: z.object({ keys: z.array(directoryJwkView) }),
+    otherResponses: { 404: 'No such agent' },
+    handler: async ({ deps, params, request, reply }) => {
+      const answer = await agentKeyDirectory(statusDeps(deps), params.agentId, { authority: request.headers.host ?? new URL(deps.publicUrl).host, path: request.url });
+      if (!answer) throw new AppError('NOT_FOUND', 'Agent not found');
+      return reply.type(KEY_DIRECTORY_MEDIA_TYPE).header('cache-control', DIRECTORY_CACHE_CONTROL).headers(answer.headers).send(JSON.stringify(answer.body));
+    },
+  }),
+  defineRoute({
+    method: 'GET',
+    path: IDENTITY_ROUTES.signatureAgentCard,
+    operationId: 'getSignatureAgentCard',
+    summary: "An agent's Signature Agent Card: its DID, name, credential issuer and key directory",
+    tag: TAG,
+    auth: 'public',
+    params: agentParams,
+    response: z.looseObject({ did: z.string(), client_name: z.string(), jwks_uri: z.string(), keys: z.array(directoryJwkView) }),
+    otherResponses: { 404: 'No such agent' },
+    handler: async ({ deps, params, reply }) => {
+      const card = await signatureAgentCard(statusDeps(deps), params.agentId);
+      if (!card) throw new AppError('NOT_FOUND', 'Agent not found');
+      return reply.type('application/json').header('cache-control', DIRECTORY_CACHE_CONTROL).send(JSON.stringify(card));
     },
   }),
 ] as ApiRoute[];

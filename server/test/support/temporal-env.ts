@@ -59,6 +59,8 @@ export interface TemporalTestEnvOptions {
   tracing?: Tracing;
   /** The dev server's dynamic config (startTemporalDevServer's `dynamicConfig`). */
   temporalDynamicConfig?: Record<string, string | number | boolean>;
+  /** The app's PUBLIC_URL: where sellers fetch agents' key directories (listen on its port). */
+  publicUrl?: string;
 }
 
 export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {}): Promise<TemporalTestEnv> {
@@ -79,6 +81,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
     agentRateLimitPerMinute: options.agentRateLimitPerMinute,
     x402MaxValiditySeconds: options.x402MaxValiditySeconds,
     ...(options.outbound ? { outbound: options.outbound } : {}),
+    ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
     tracing: options.tracing,
   });
   const children = new Set<WorkerProcess>();

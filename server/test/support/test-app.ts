@@ -88,6 +88,8 @@ export async function createTestApp(
     rateLimitStore?: RateLimitStore | ((deps: Pick<AppDeps, 'db' | 'logger'>) => RateLimitStore);
     /** Another server of a deployment set up already: its database (the caller closes it) and master key. */
     deployment?: { db: Database; masterKey: Buffer };
+    /** The app's PUBLIC_URL (a suite that serves it listens on its port). */
+    publicUrl?: string;
   } = {},
 ): Promise<TestApp> {
   const {
@@ -100,6 +102,7 @@ export async function createTestApp(
     temporalUiUrl,
     rateLimitStore = chooseRateLimitStore,
     deployment,
+    publicUrl = 'http://127.0.0.1:3000',
     ...appOptions
   } = options;
   const { db, databaseUrl, cleanup } = deployment ? { db: deployment.db, databaseUrl: undefined, cleanup: async () => {} } : await openTestDatabase();
@@ -111,7 +114,7 @@ export async function createTestApp(
     // Health is not under test here; Temporal is covered by the temporal suite.
     health: createHealthChecker({ db, pingTemporal: ok, pingWorker: ok, runWorkflow: ok }),
     masterKey: deployment?.masterKey ?? randomBytes(32),
-    publicUrl: 'http://127.0.0.1:3000',
+    publicUrl,
     events: createEventBus({ db, logger: pino({ level: 'silent' }) }),
     temporal,
     chain,

@@ -40,6 +40,7 @@ export function useConsoleChanges(): void {
             stale = [
               { queryKey: trpc.agents.list.queryKey() },
               { queryKey: trpc.agents.get.queryKey({ agent_id: message.agentId }) },
+              { queryKey: trpc.agents.identity.queryKey({ agent_id: message.agentId }) },
               { queryKey: trpc.agents.killSwitch.queryKey() },
               { queryKey: trpc.agents.kyaVerifications.pathKey() },
               { queryKey: trpc.audit.list.pathKey() },

@@ -58,6 +58,8 @@ const HINTS: Record<string, string> = {
 	NOT_FOUND: 'Purser has nothing by this ID for this credential. Check the ID, and that it belongs to this agent or owner.',
 	POLICY_VIOLATION: 'A spending rule or policy refused the payment. Nothing moved.',
 	RATE_LIMITED: 'Too many calls this minute. Retrying with the same idempotency key is safe.',
+	SIGNATURE_REFUSED:
+		'The owner’s policies refuse this host, so Purser signs nothing for it and sent nothing. The owner can change the policy in Purser.',
 	UNAVAILABLE: 'Nothing was paid. Retrying with the same idempotency key is safe.',
 	URL_NOT_ALLOWED: 'Purser does not send to this address (private and loopback hosts are refused outside the sandbox).',
 };

@@ -157,7 +157,7 @@ export const agentRoutes: AgentRoute[] = [
     summary: "Fetch an upstream URL and read its 402 answer: the seller's accepted payments and the one to sign",
     body: x402RequirementsInput,
     response: x402RequirementsView,
-    handler: async ({ deps, body }) => ({ body: await readX402Requirements(deps, body) }),
+    handler: async ({ deps, agent, body }) => ({ body: await readX402Requirements(deps, agent, body) }),
   }),
   defineAgentRoute({
     method: 'POST',

@@ -204,7 +204,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     input: requirementsInput,
     output: x402RequirementsView,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
-    run: async ({ deps }, args) => view(await readX402Requirements(deps, args)),
+    run: async ({ deps, agent }, args) => view(await readX402Requirements(deps, agent, args)),
   }),
   defineTool({
     name: 'x402_sign_payment',

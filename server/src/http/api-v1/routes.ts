@@ -52,6 +52,7 @@ import { fundAgentAndMirror } from '../../services/wallets/fund-agent';
 import { getOwnerWallet } from '../../services/wallets/get-owner-wallet';
 import { listOwnerTransactions } from '../../services/wallets/list-owner-transactions';
 import { topUpWallet } from '../../services/wallets/top-up-wallet';
+import { agentIdentityRoutes } from './agent-identity-routes';
 import { auditRoutes } from './audit-routes';
 import { defineRoute, type ApiRoute } from './define-route';
 import { intentRoutes } from './intent-routes';
@@ -327,4 +328,4 @@ const budgetAlerts = [
   }),
 ];
 
-export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...apiKeys, ...credentials, ...budgetAlerts, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...webhookRoutes, ...auditRoutes] as ApiRoute[];
+export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...agentIdentityRoutes, ...apiKeys, ...credentials, ...budgetAlerts, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...webhookRoutes, ...auditRoutes] as ApiRoute[];

@@ -8,14 +8,16 @@
  */
 import type { AppDeps } from '../../deps';
 import { forgetAgentEvmAccount } from '../identity/agent-keys';
+import { forgetSigningKeys } from '../identity/request-signing-keys';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
 import { cancelOutstandingAuthorizations } from '../paid-calls/cancel-outstanding-authorizations';
 
 export type CancelAuthorizationsDeps = Pick<AppDeps, 'db' | 'chain' | 'masterKey' | 'temporal' | 'logger' | 'x402MaxValiditySeconds'>;
 
 export async function cancelAgentAuthorizations(deps: CancelAuthorizationsDeps, agentId: string): Promise<void> {
-  // The key this process decrypted for the agent's payments goes with them.
+  // The keys this process decrypted for the agent's payments and request signatures go with them.
   forgetAgentEvmAccount(deps.masterKey, agentId);
+  forgetSigningKeys(agentId);
   try {
     const { cancelled, failed } = await cancelOutstandingAuthorizations(
       { prisma: deps.db.prisma, masterKey: deps.masterKey, chain: deps.chain, maxValiditySeconds: deps.x402MaxValiditySeconds },

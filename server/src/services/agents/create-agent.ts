@@ -11,7 +11,7 @@
 import { BASE_SEPOLIA_NETWORK, formatAgentDid, type CreateAgentInput, type CreateAgentResult } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
-import { generateAgentKeys } from '../identity/agent-keys';
+import { agentKeyColumns, generateAgentKeys } from '../identity/agent-keys';
 import { createAgentApiKeyRow } from './agent-api-key-secret';
 import { recordAgentChange, spendingRulesAuditData } from './record-agent-change';
 import { newAgentId, reissueAgentCredential, type AgentServiceDeps } from './owned-agent';
@@ -41,14 +41,7 @@ export async function createAgentInTransaction(
       description: input.description,
       did: formatAgentDid(agentId),
       keys: {
-        create: [keys.identity, keys.evm].map((key) => ({
-          id: key.id,
-          purpose: key.purpose,
-          publicKey: key.publicKey,
-          ciphertext: Uint8Array.from(key.encrypted.ciphertext),
-          iv: Uint8Array.from(key.encrypted.iv),
-          tag: Uint8Array.from(key.encrypted.tag),
-        })),
+        create: [keys.identity, keys.evm, keys.httpSignature].map(agentKeyColumns),
       },
       wallet: {
         create: { walletAddress: keys.evm.address, evmWalletAddress: keys.evm.address, blockchainNetwork: BASE_SEPOLIA_NETWORK },

@@ -9,6 +9,7 @@ import type { PauseAllAgentsResult } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { forgetAgentEvmAccount } from '../identity/agent-keys';
+import { forgetSigningKeys } from '../identity/request-signing-keys';
 import { cancelAgentAuthorizations, type CancelAuthorizationsDeps } from './cancel-agent-authorizations';
 import { assertUuids } from './owned-agent';
 import { recordAgentChange } from './record-agent-change';
@@ -30,7 +31,10 @@ export async function pauseAllAgents(deps: CancelAuthorizationsDeps, ownerId: st
     for (const id of ids) await recordAgentChange(tx, ownerId, id, 'kill_switch_paused', { status: 'suspended', paused_at: at.toISOString() });
     return ids;
   });
-  for (const agentId of pausedIds) forgetAgentEvmAccount(deps.masterKey, agentId);
+  for (const agentId of pausedIds) {
+    forgetAgentEvmAccount(deps.masterKey, agentId);
+    forgetSigningKeys(agentId);
+  }
   for (const agentId of await agentsWithPendingAuthorizations(deps, pausedIds)) await cancelAgentAuthorizations(deps, agentId);
   return { paused: pausedIds.length };
 }

@@ -14,6 +14,10 @@ export type AgentAuditAction =
   | 'reactivated'
   | 'deleted'
   | 'api_key_rotated'
+  // The key that signs the agent's HTTP requests, and which requests are signed (docs/identity.md).
+  | 'signing_key_rotated'
+  | 'signing_key_revoked'
+  | 'request_signing_updated'
   // The owner's kill switch ("Pause all agents" and "Resume"): one entry per agent it changed.
   | 'kill_switch_paused'
   | 'kill_switch_resumed';

@@ -1,5 +1,7 @@
 /**
- * An agent's key pairs: Ed25519 for its DID (identity) and secp256k1 for its EVM wallet.
+ * An agent's key pairs: Ed25519 for its DID (identity), secp256k1 for its EVM wallet, and
+ * Ed25519 for the signatures on its outgoing HTTP requests (http_signature, rotated on its own:
+ * request-signing-keys.ts).
  * Private keys are encrypted with the master key (AES-256-GCM, bound to the AgentKey row id)
  * before they reach the database and are decrypted only inside the server, never returned
  * by any route.
@@ -23,6 +25,7 @@ export interface NewAgentKey {
 export interface NewAgentKeys {
   identity: NewAgentKey;
   evm: NewAgentKey & { address: `0x${string}` };
+  httpSignature: NewAgentKey;
 }
 
 /** Additional authenticated data of an agent key's ciphertext. */
@@ -30,26 +33,40 @@ export function agentKeyBinding(agentKeyId: string): string {
   return `agent-key:${agentKeyId}`;
 }
 
-/** Generates both key pairs and encrypts the private halves; the plaintext keys go out of scope here. */
-export function generateAgentKeys(masterKey: Buffer): NewAgentKeys {
-  const identityId = randomUUID();
+/** A new Ed25519 key pair, its 32-byte seed encrypted; the plaintext goes out of scope here. */
+export function generateEd25519Key(masterKey: Buffer, purpose: 'identity' | 'http_signature'): NewAgentKey {
+  const id = randomUUID();
   const { privateKey } = generateKeyPairSync('ed25519');
   const jwk = privateKey.export({ format: 'jwk' });
   if (!jwk.d || !jwk.x) throw new Error('Ed25519 key export lacks d or x');
   const seed = Buffer.from(jwk.d, 'base64url');
+  const key = { id, purpose, publicKey: jwk.x, encrypted: encryptSecret(masterKey, seed, agentKeyBinding(id)) };
+  seed.fill(0);
+  return key;
+}
 
+/** The database columns of a new key. */
+export function agentKeyColumns(key: NewAgentKey) {
+  return {
+    id: key.id,
+    purpose: key.purpose,
+    publicKey: key.publicKey,
+    ciphertext: Uint8Array.from(key.encrypted.ciphertext),
+    iv: Uint8Array.from(key.encrypted.iv),
+    tag: Uint8Array.from(key.encrypted.tag),
+  };
+}
+
+/** Generates the agent's three key pairs and encrypts the private halves. */
+export function generateAgentKeys(masterKey: Buffer): NewAgentKeys {
   const evmId = randomUUID();
   const evmPrivateKey = generatePrivateKey();
   const account = privateKeyToAccount(evmPrivateKey);
   const evmRaw = Buffer.from(evmPrivateKey.slice(2), 'hex');
 
   const keys: NewAgentKeys = {
-    identity: {
-      id: identityId,
-      purpose: 'identity',
-      publicKey: jwk.x,
-      encrypted: encryptSecret(masterKey, seed, agentKeyBinding(identityId)),
-    },
+    identity: generateEd25519Key(masterKey, 'identity'),
+    httpSignature: generateEd25519Key(masterKey, 'http_signature'),
     evm: {
       id: evmId,
       purpose: 'evm',
@@ -58,7 +75,6 @@ export function generateAgentKeys(masterKey: Buffer): NewAgentKeys {
       encrypted: encryptSecret(masterKey, evmRaw, agentKeyBinding(evmId)),
     },
   };
-  seed.fill(0);
   evmRaw.fill(0);
   return keys;
 }

@@ -8,6 +8,8 @@
 import { AGENT_DID_METHOD, BASE_SEPOLIA_CHAIN_ID, formatCaip10, parseAgentDid } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import { identityPublicJwk } from './agent-keys';
+import { agentKeyDirectoryUrl, signatureAgentCardUrl } from './agent-key-directory';
+import { publishedSigningKeys } from './request-signing-keys';
 import { DID_CORE_CONTEXT, getPlatformDidDocument, JWS_2020_CONTEXT } from './describe-platform-issuer';
 import { AGENT_API_PATH, issuerIdentifier, platformDid, type IssuerDeps } from './platform-issuer';
 
@@ -59,11 +61,12 @@ export async function resolveDid(deps: ResolveDidDeps, did: string): Promise<{ s
   const agent = await deps.prisma.agent.findUnique({
     where: { did },
     select: {
+      id: true,
       status: true,
       createdAt: true,
       updatedAt: true,
       wallet: { select: { evmWalletAddress: true } },
-      keys: { where: { revokedAt: null }, orderBy: { createdAt: 'desc' }, select: { purpose: true, publicKey: true } },
+      keys: { where: { revokedAt: null, purpose: { not: 'http_signature' } }, orderBy: { createdAt: 'desc' }, select: { purpose: true, publicKey: true } },
     },
   });
   if (!agent) return failure(404, 'notFound', `${did} is not known here`);
@@ -104,6 +107,14 @@ export async function resolveDid(deps: ResolveDidDeps, did: string): Promise<{ s
     });
     assertionMethod.push(id);
   }
+  // The keys that sign the agent's HTTP requests, as its key directory publishes them: an agent
+  // that is not active has none.
+  const signingKeys = agent.status === 'active' ? await publishedSigningKeys(deps.prisma, agent.id) : [];
+  for (const key of signingKeys) {
+    const id = `${did}#${key.keyid}`;
+    verificationMethod.push({ id, type: 'JsonWebKey2020', controller: did, publicKeyJwk: identityPublicJwk(key.publicKey) });
+    authentication.push(id);
+  }
   return {
     status: 200,
     result: {
@@ -114,7 +125,11 @@ export async function resolveDid(deps: ResolveDidDeps, did: string): Promise<{ s
         verificationMethod,
         authentication,
         assertionMethod,
-        service: [{ id: `${did}#agent-api`, type: 'AgentService', serviceEndpoint: `${issuerIdentifier(deps.publicUrl)}${AGENT_API_PATH}` }],
+        service: [
+          { id: `${did}#agent-api`, type: 'AgentService', serviceEndpoint: `${issuerIdentifier(deps.publicUrl)}${AGENT_API_PATH}` },
+          { id: `${did}#http-message-signatures-directory`, type: 'HttpMessageSignaturesDirectory', serviceEndpoint: agentKeyDirectoryUrl(deps.publicUrl, agent.id) },
+          { id: `${did}#signature-agent-card`, type: 'SignatureAgentCard', serviceEndpoint: signatureAgentCardUrl(deps.publicUrl, agent.id) },
+        ],
       },
       didResolutionMetadata,
       didDocumentMetadata: { ...timestamps, deactivated: false },

@@ -156,6 +156,7 @@ function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'ne
     explorerUrl,
     authorization: x402?.authorization ?? null,
     sellerReceipt: x402?.sellerReceipt ?? null,
+    requestSignature: x402?.requestSignature ?? null,
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * What the owner's payment page shows of an x402 payment's rail operation: the transaction that
  * settled it, the authorisation it signed (decoded, its terms by its scheme), and the seller's
- * receipt as Purser checked it. Read through the schemes' and the front's state, never raw.
+ * receipt as Purser checked it, and the HTTP signature its paid request carried. Read through the schemes' and the front's state, never raw.
  */
 import { toDecimalString, type PaymentAuthorizationView, type PaymentRailView } from '@purser/core';
 import { keptAnswersOf } from './front/kept-answers';
@@ -15,6 +15,7 @@ export interface X402OperationView {
   transactionHash: string | null;
   authorization: PaymentAuthorizationView | null;
   sellerReceipt: PaymentRailView['sellerReceipt'];
+  requestSignature: PaymentRailView['requestSignature'];
 }
 
 export function describeX402Operation(details: unknown): X402OperationView {
@@ -24,6 +25,7 @@ export function describeX402Operation(details: unknown): X402OperationView {
     transactionHash: kept.transactionHash && TRANSACTION_HASH.test(kept.transactionHash) ? kept.transactionHash : null,
     authorization: kept.paymentHeader ? signedAuthorization(kept.paymentHeader) : null,
     sellerReceipt: kept.sellerReceipt ?? null,
+    requestSignature: kept.requestSignature ?? null,
   };
 }
 

@@ -2,26 +2,35 @@
  * /x402/fetch: requirements, payment and paid call in one, what most agents want. An upstream
  * that does not ask for payment is answered as it is; one that does is paid with the recommended
  * requirement (or through the agent's open channel to that seller), never above `max_amount`.
+ * A 402 that asks the agent to sign in (x402 sign-in-with-x) is answered first: the same request
+ * again with the agent's proof (front/sign-in.ts), then paid only if the seller still asks for it.
+ * Every request is signed as the agent with one key (front/call-upstream.ts).
  */
 import { AppError, toDecimalString, type X402FetchInput, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getIntent } from '../intents/get-intent';
-import { callUpstream, upstreamView } from './front/call-upstream';
+import { callUpstream, requestSignerFor, upstreamView, type CallIdentity, type SignedUpstreamResponse } from './front/call-upstream';
 import { keptAnswersOf } from './front/kept-answers';
 import { channelToReuse, payThroughChannel } from './front/pay-through-channel';
 import { priceFor } from './front/price-requirement';
 import { recommendRequirement } from './front/recommend-requirement';
+import { signInWithX } from './front/sign-in';
 import type { FetchOutcome, X402Deps } from './front/x402-deps';
 import { proxyX402Request } from './proxy-paid-call';
 import { schemeFor } from './schemes/lookup';
 import { signX402Payment } from './sign-payment';
 import type { X402IntentMetadata } from './x402/intent-metadata';
-import { readPaymentRequired } from './x402/payment-required';
+import { readPaymentRequired, type PaymentRequiredInfo } from './x402/payment-required';
+import { readSignInChallenge } from './x402/sign-in-with-x';
 
 export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, input: X402FetchInput, options: { idempotencyKey?: string } = {}): Promise<FetchOutcome> {
-  const first = await callUpstream(deps, input);
-  const info = readPaymentRequired(first);
-  if (!info) return { kind: 'response', view: upstreamView(first, null) };
+  // One signer for the whole call: the first request and the paid retry carry the same key.
+  const signer = await requestSignerFor(deps, agent);
+  const identity: CallIdentity = { signer, tag: 'web-bot-auth' };
+  // `call` is the request as it goes out from here on: with the agent's sign-in when it was asked for.
+  const { call, response, info } = await signInIfAsked(deps, agent, input, identity, await callUpstream(deps, input, identity));
+  // Nothing to pay: the seller's answer as it is, a sign-in it still refuses included.
+  if (!info || info.accepts.length === 0) return { kind: 'response', view: upstreamView(response, null) };
 
   // An open channel to this seller is used before anything else it offers; otherwise the
   // recommended requirement, which is a channel only when the seller offers nothing else.
@@ -57,10 +66,11 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   if (schemeFor(priced.scheme).channel) {
     const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
     return payThroughChannel(deps, agent, {
-      input,
+      input: call,
       info,
       requirement: requirement as unknown as Record<string, unknown>,
       priced,
+      signer,
       ...(idempotencyKey !== undefined ? { idempotencyKey } : {}),
       open: async () => (await sign(true)).view,
     });
@@ -71,7 +81,23 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   // answer the seller gave for this payment, not an attempt to redeem its header twice.
   const kept = signed.replayed ? await keptSellerResponse(deps, agent, signed.view.intent_id) : null;
   if (kept) return { kind: 'response', view: kept };
-  return { kind: 'response', view: await proxyX402Request(deps, agent, { ...input, payment_header: signed.view.xPaymentHeader! }, signed.signedHere) };
+  return { kind: 'response', view: await proxyX402Request(deps, agent, { ...call, payment_header: signed.view.xPaymentHeader! }, signed.signedHere, signer) };
+}
+
+/** A 402 that asks the agent to sign in: the same request again with its proof; the call goes on with what the seller answers then. */
+async function signInIfAsked(
+  deps: X402Deps,
+  agent: AuthenticatedAgent,
+  call: X402FetchInput,
+  identity: CallIdentity,
+  response: SignedUpstreamResponse,
+): Promise<{ call: X402FetchInput; response: SignedUpstreamResponse; info: PaymentRequiredInfo | null }> {
+  const info = readPaymentRequired(response);
+  const challenge = info && readSignInChallenge(info.extensions);
+  if (!challenge) return { call, response, info };
+  const signedIn = { ...call, headers: { ...call.headers, ...(await signInWithX(deps, agent, challenge, call.url)) } };
+  const again = await callUpstream(deps, signedIn, identity);
+  return { call: signedIn, response: again, info: readPaymentRequired(again) };
 }
 
 async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, intentId: string): Promise<X402UpstreamResponseView | null> {

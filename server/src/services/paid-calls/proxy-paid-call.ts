@@ -17,10 +17,11 @@ import { isAnswerable } from '../agent-api/intent-outcome';
 import { awaitIntent } from '../intents/await-intent';
 import { getIntent } from '../intents/get-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
-import { callUpstream, upstreamView } from './front/call-upstream';
+import { callUpstream, requestSignerFor, upstreamView } from './front/call-upstream';
+import type { AgentRequestSigner } from '../identity/sign-agent-request';
 import { intentTerms, signedHeaderOf, type KnownHeader } from './front/checked-header';
 import { confirmSettlement } from './front/confirm-settlement';
-import { keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
+import { keepRequestSignature, keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
 import { checkSellerReceipt, receiptInPaymentResponse, type SellerReceipt } from './front/seller-receipts';
 import { schemeContext, type X402Deps } from './front/x402-deps';
 import { isPayableScheme } from '@purser/core';
@@ -32,20 +33,29 @@ import { readPaymentResponse } from './x402/payment-response';
 /** How long a proxied call waits for the seller's settlement to reach the ledger. */
 const SETTLEMENT_WAIT_MS = 15_000;
 
-export async function proxyX402Request(deps: X402Deps, agent: AuthenticatedAgent, input: X402ProxyInput, known: KnownHeader | null = null): Promise<X402UpstreamResponseView> {
+export async function proxyX402Request(
+  deps: X402Deps,
+  agent: AuthenticatedAgent,
+  input: X402ProxyInput,
+  known: KnownHeader | null = null,
+  /** The signer of the call's first request (/x402/fetch), so both carry the same key. */
+  signer?: AgentRequestSigner | null,
+): Promise<X402UpstreamResponseView> {
+  const identity = { signer: signer === undefined ? await requestSignerFor(deps, agent) : signer };
   if (!input.payment_header) {
-    return upstreamView(await callUpstream(deps, input), null);
+    return upstreamView(await callUpstream(deps, input, { ...identity, tag: 'web-bot-auth' }), null);
   }
   const decoded = decodePaymentHeader(input.payment_header);
   const { intentId, details } = known ?? (await signedHeaderOf(deps, agent, input.payment_header, decoded));
   const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version)]: input.payment_header };
   let response;
   try {
-    response = await callUpstream(deps, { ...input, headers });
+    response = await callUpstream(deps, { ...input, headers }, { ...identity, tag: 'agent-payer-auth' });
   } finally {
     // Signed in this request: its workflow starts once the seller has answered (or failed to).
     void known?.startWorkflow?.();
   }
+  if (response.requestSignature) await keepRequestSignature(deps.db.prisma, intentId, response.requestSignature);
   const answer = upstreamView(response, null);
   const paid = readPaymentResponse(response.headers);
   const tellWorkflow = () => signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));

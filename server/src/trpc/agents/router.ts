@@ -2,6 +2,7 @@ import { router } from '../init';
 import { createAgent } from './create-agent';
 import { deleteAgent } from './delete-agent';
 import { getAgent } from './get-agent';
+import { getAgentIdentity } from './get-agent-identity';
 import { getKillSwitch } from './get-kill-switch';
 import { getSpendHistory } from './get-spend-history';
 import { listAgentTransactions } from './list-agent-transactions';
@@ -11,8 +12,11 @@ import { pauseAllAgents } from './pause-all-agents';
 import { reactivateAgent } from './reactivate-agent';
 import { requestKyaEscalation } from './request-kya-escalation';
 import { resumeAllAgents } from './resume-all-agents';
+import { revokeAgentSigningKey } from './revoke-agent-signing-key';
 import { rotateAgentApiKey } from './rotate-agent-api-key';
+import { rotateAgentSigningKey } from './rotate-agent-signing-key';
 import { suspendAgent } from './suspend-agent';
+import { updateRequestSigning } from './update-request-signing';
 import { updateSpendingRules } from './update-spending-rules';
 import { verifyAgentCredential } from './verify-agent-credential';
 
@@ -33,4 +37,8 @@ export const agentsRouter = router({
   killSwitch: getKillSwitch,
   verifyCredential: verifyAgentCredential,
   spendHistory: getSpendHistory,
+  identity: getAgentIdentity,
+  updateRequestSigning,
+  rotateSigningKey: rotateAgentSigningKey,
+  revokeSigningKey: revokeAgentSigningKey,
 });

@@ -1,8 +1,11 @@
 /**
  * The one way a paid call reaches its seller (through the outbound policy; in the sandbox also
- * to this server's own paid API), and the view of the seller's answer the agent gets.
+ * to this server's own paid API), signed as the agent when its owner's rule says so (Web Bot
+ * Auth on a plain request, Visa TAP's `agent-payer-auth` on the paid one: identity/sign-agent-request.ts),
+ * and the view of the seller's answer the agent gets.
  */
-import type { X402UpstreamResponseView } from '@purser/core';
+import type { HttpSignatureTag, RequestSignatureView, X402UpstreamResponseView } from '@purser/core';
+import { agentRequestSigner, type AgentRequestSigner } from '../../identity/sign-agent-request';
 import { allowingHost } from '../../outbound/outbound-policy';
 import { readPaymentResponse } from '../x402/payment-response';
 import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
@@ -22,11 +25,44 @@ function upstreamOptions(deps: X402Deps, url: string): UpstreamOptions {
   return { policy: ownSandbox ? allowingHost(deps.outbound, target.hostname) : deps.outbound };
 }
 
-export function callUpstream(deps: X402Deps, request: { url: string; method: string; headers: Record<string, string>; body?: string }): Promise<UpstreamResponse> {
-  return fetchUpstream(request, upstreamOptions(deps, request.url));
+export interface UpstreamCall {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
 }
 
-export function upstreamView(response: UpstreamResponse, payment: X402UpstreamResponseView['payment']): X402UpstreamResponseView {
+/** Who the call is made as: the agent's signer (null when its owner signs none of its requests) and the tag. */
+export interface CallIdentity {
+  signer: AgentRequestSigner | null;
+  tag: HttpSignatureTag;
+}
+
+export type SignedUpstreamResponse = UpstreamResponse & { requestSignature: RequestSignatureView | null };
+
+/** The agent's signer for one paid call: its first request and its paid retry carry the same key. */
+export function requestSignerFor(deps: X402Deps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
+  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent);
+}
+
+/**
+ * The headers that sign the call as the agent (they replace any the agent sent by those names),
+ * or none; throws SIGNATURE_REFUSED, before anything is sent, for a host the owner's policies refuse.
+ */
+export async function signedCall(request: UpstreamCall, identity: CallIdentity): Promise<{ request: UpstreamCall; requestSignature: RequestSignatureView | null }> {
+  const signed = identity.signer ? await identity.signer.sign({ url: request.url, method: request.method }, identity.tag) : null;
+  if (!signed) return { request, requestSignature: null };
+  const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => !(name.toLowerCase() in signed.headers)));
+  return { request: { ...request, headers: { ...headers, ...signed.headers } }, requestSignature: signed.record };
+}
+
+/** Sends the call, signed as the agent when `identity` says so. */
+export async function callUpstream(deps: X402Deps, request: UpstreamCall, identity?: CallIdentity): Promise<SignedUpstreamResponse> {
+  const { request: sent, requestSignature } = identity ? await signedCall(request, identity) : { request, requestSignature: null };
+  return { ...(await fetchUpstream(sent, upstreamOptions(deps, sent.url))), requestSignature };
+}
+
+export function upstreamView(response: UpstreamResponse | SignedUpstreamResponse, payment: X402UpstreamResponseView['payment']): X402UpstreamResponseView {
   const type = response.headers['content-type'] ?? '';
   const textual = type === '' || /^text\/|json|xml|javascript|x-www-form-urlencoded/i.test(type);
   const paymentResponse = readPaymentResponse(response.headers);

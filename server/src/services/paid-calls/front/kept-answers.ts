@@ -1,11 +1,12 @@
 /**
  * What the front keeps with a paid call's rail operation, beside its scheme's state: the seller's
  * answer to a settled payment (so the same call repeated gets it again instead of a refusal to
- * redeem its header twice) and the seller's receipt as checked. And what the front reads of any
+ * redeem its header twice), the seller's receipt as checked, and the HTTP signature the paid
+ * request carried. And what the front reads of any
  * operation: the header it hands out, the window it may be used in, its transaction once settled.
  */
 import type { PrismaClient } from '@purser/db';
-import type { X402UpstreamResponseView } from '@purser/core';
+import { requestSignatureView, type RequestSignatureView, type X402UpstreamResponseView } from '@purser/core';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { mergeDetails } from '../schemes/operation-details';
@@ -25,6 +26,7 @@ const KeptAnswers = z.looseObject({
   transactionHash: z.string().nullable().optional(),
   sellerResponse: z.custom<Omit<X402UpstreamResponseView, 'payment'>>((value) => typeof value === 'object' && value !== null).optional(),
   sellerReceipt: z.custom<SellerReceipt>((value) => typeof value === 'object' && value !== null).optional(),
+  requestSignature: requestSignatureView.optional(),
 });
 export type KeptAnswers = z.infer<typeof KeptAnswers>;
 
@@ -61,4 +63,10 @@ export async function keepSellerReceipt(prisma: PrismaClient, intentId: string, 
   if (Buffer.byteLength(JSON.stringify(receipt)) > KEPT_RECEIPT_MAX_BYTES) return;
   const patch: Partial<KeptAnswers> = { sellerReceipt: receipt };
   await mergeDetails(prisma, { intentId, status: 'settled' }, patch, { returning: [] });
+}
+
+/** Keeps the HTTP message signature the paid request carried, whatever state the operation is in. */
+export async function keepRequestSignature(prisma: PrismaClient, intentId: string, signature: RequestSignatureView): Promise<void> {
+  const patch: Partial<KeptAnswers> = { requestSignature: signature };
+  await mergeDetails(prisma, { intentId }, patch, { returning: [] });
 }

@@ -21,7 +21,9 @@ import { schemeFor } from '../schemes/lookup';
 import type { PricedRequirement } from '../schemes/payment-scheme';
 import { paymentHeaderName } from '../x402/payment-header';
 import type { PaymentRequiredInfo } from '../x402/payment-required';
-import { callUpstream, upstreamView } from './call-upstream';
+import { callUpstream, signedCall, upstreamView } from './call-upstream';
+import { keepRequestSignature } from './kept-answers';
+import type { AgentRequestSigner } from '../../identity/sign-agent-request';
 import { gateVoucher } from './gate-voucher';
 import { priceFor } from './price-requirement';
 import { schemeContext, type FetchOutcome, type X402Deps } from './x402-deps';
@@ -79,6 +81,8 @@ export interface ChannelCall {
   info: PaymentRequiredInfo;
   requirement: Record<string, unknown>;
   priced: PricedRequirement;
+  /** Signs the paid request as the agent (the signer of the call's first request); null when its owner signs none. */
+  signer: AgentRequestSigner | null;
   /** Opens a channel: the payment intent of the deposit, answered once it is held or waits. */
   open: () => Promise<X402SignedPaymentView>;
 }
@@ -104,6 +108,9 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
     channel = { intentId: opened.intent_id, operationId: operation.id };
   }
   const open = channel;
+  // Signed as the agent before the voucher: a host the owner's policies refuse gets nothing signed.
+  const { request: paidRequest, requestSignature } = await signedCall(input, { signer: call.signer, tag: 'agent-payer-auth' });
+  if (requestSignature) await keepRequestSignature(deps.db.prisma, open.intentId, requestSignature);
   const domain = await deps.chain.usdcDomain();
   const { response, voucher } = await oneChannelCallAtATime(open.operationId, async () => {
     const signed = await recordChannelVoucher(schemeContext(deps), domain, {
@@ -123,7 +130,7 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
           ...(input.category !== undefined ? { category: input.category } : {}),
         }),
     });
-    const answer = await callUpstream(deps, { ...input, headers: { ...input.headers, [paymentHeaderName(2)]: signed.header } });
+    const answer = await callUpstream(deps, { ...paidRequest, headers: { ...paidRequest.headers, [paymentHeaderName(2)]: signed.header } });
     return { response: answer, voucher: signed.voucher };
   });
   return {

@@ -6,15 +6,19 @@
  */
 import { AppError } from '@purser/core';
 import { decodePaymentRequiredHeader } from '@x402/core/http';
-import { PaymentRequiredSchema, type PaymentRequirementsV1, type PaymentRequirementsV2, type ResourceInfo } from '@x402/core/schemas';
+import { PaymentRequiredSchema, PaymentRequiredV2Schema, type PaymentRequirementsV1, type PaymentRequirementsV2, type ResourceInfo } from '@x402/core/schemas';
 import type { EvmNetwork } from '../../chain/evm-chain';
+import { readSignInChallenge } from './sign-in-with-x';
 
 export type X402Version = 1 | 2;
 export type X402Requirement = PaymentRequirementsV1 | PaymentRequirementsV2;
 
 export interface PaymentRequiredInfo {
   x402Version: X402Version;
-  /** The requirements as the upstream sent them: a v2 payment echoes the chosen one back. */
+  /**
+   * The requirements as the upstream sent them: a v2 payment echoes the chosen one back. Empty
+   * only for a v2 auth-only challenge (the 402 asks the agent to sign in: sign-in-with-x.ts).
+   */
   accepts: X402Requirement[];
   /** v2 only: what is being paid for. */
   resource?: ResourceInfo;
@@ -37,6 +41,20 @@ export interface RequirementView {
 
 export const MALFORMED_PAYMENT_REQUIRED_MESSAGE = 'The upstream answered 402 without valid x402 payment requirements';
 
+/**
+ * x402 v2's auth-only challenge: a 402 that asks the buyer to sign in and offers nothing to pay,
+ * which @x402/core's schema (at least one requirement) does not read. Only with a sign-in
+ * challenge: a 402 that asks for nothing at all is still malformed.
+ */
+const SignInOnlySchema = PaymentRequiredV2Schema.extend({ accepts: PaymentRequiredV2Schema.shape.accepts.element.array().length(0) });
+
+function isSignInOnly(message: unknown): boolean {
+  if (typeof message !== 'object' || message === null) return false;
+  const { x402Version, accepts, extensions } = message as { x402Version?: unknown; accepts?: unknown; extensions?: unknown };
+  const declared = typeof extensions === 'object' && extensions !== null ? (extensions as Record<string, unknown>) : undefined;
+  return x402Version === 2 && Array.isArray(accepts) && accepts.length === 0 && readSignInChallenge(declared) !== null;
+}
+
 /** The v1 names of the networks we pay on, and their CAIP-2 ids. */
 const V1_NETWORKS: Record<string, EvmNetwork> = { 'base-sepolia': 'eip155:84532', base: 'eip155:8453' };
 
@@ -53,7 +71,7 @@ export function readPaymentRequired(response: { status: number; headers: Record<
   } catch (error) {
     throw new AppError('UPSTREAM_ERROR', MALFORMED_PAYMENT_REQUIRED_MESSAGE, { cause: error });
   }
-  const parsed = PaymentRequiredSchema.safeParse(message);
+  const parsed = isSignInOnly(message) ? SignInOnlySchema.safeParse(message) : PaymentRequiredSchema.safeParse(message);
   if (!parsed.success) throw new AppError('UPSTREAM_ERROR', MALFORMED_PAYMENT_REQUIRED_MESSAGE, { details: parsed.error.issues });
   const info = parsed.data;
   return {

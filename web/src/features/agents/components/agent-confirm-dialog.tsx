@@ -1,6 +1,7 @@
 // A confirmation dialog for the agent's status actions: what will happen, Cancel, and the
 // action's button, which shows its busy label and locks the dialog while the request runs.
 import { Alert, Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack } from '@mui/material';
+import { darken } from '@mui/material/styles';
 import type { ReactNode } from 'react';
 
 export interface AgentConfirmDialogProps {
@@ -40,7 +41,14 @@ export function AgentConfirmDialog({ id, open, title, confirmLabel, busyLabel, c
           <Button onClick={onClose} disabled={busy}>
             Cancel
           </Button>
-          <Button type="submit" variant="contained" color={color} disabled={busy || !canConfirm}>
+          <Button
+            type="submit"
+            variant="contained"
+            color={color}
+            disabled={busy || !canConfirm}
+            // The dark theme's error red (#f44336) under white text is below 4.5:1; its darker shade is not.
+            sx={(theme) => (color === 'error' && theme.palette.mode === 'dark' ? { bgcolor: 'error.dark', '&:hover': { bgcolor: darken(theme.palette.error.dark, 0.2) } } : {})}
+          >
             {busy ? busyLabel : confirmLabel}
           </Button>
         </DialogActions>

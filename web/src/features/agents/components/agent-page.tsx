@@ -1,6 +1,7 @@
 // Route '/dashboard/agents/:agentId': one agent's controls. Its spending rules, status
-// (suspend, reactivate, delete), KYA tier and escalations, credential, the last 30 days of
-// spend against its daily limit, and the budget notices it raised.
+// (suspend, reactivate, delete), KYA tier and escalations, credential, the key that signs its
+// requests to sellers, the last 30 days of spend against its daily limit, and the budget
+// notices it raised.
 import { Alert, Box, Button, Card, CardContent, Container, Grid, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -12,6 +13,7 @@ import { AgentBudgetCard } from './agent-budget-card';
 import { AgentBudgetNoticesCard } from './agent-budget-notices-card';
 import { AgentCredentialCard } from './agent-credential-card';
 import { AgentHeader } from './agent-header';
+import { AgentIdentityCard } from './agent-identity-card';
 import { AgentKyaCard } from './agent-kya-card';
 import { AgentSpendingRulesCard } from './agent-spending-rules-card';
 import { AgentStatusCard } from './agent-status-card';
@@ -70,6 +72,9 @@ function AgentControls({ agentId }: { agentId: string }) {
             {/* A verification answers for the status at the time: a status change clears it. */}
             <AgentCredentialCard key={details.status} agent={details} />
           </Stack>
+        </Grid>
+        <Grid size={12}>
+          <AgentIdentityCard agent={details} />
         </Grid>
         <Grid size={12}>
           <AgentBudgetCard agentId={details.id} />

@@ -8,7 +8,7 @@ import { Box, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import { MarkerType, ReactFlow, useReactFlow, type Edge } from '@xyflow/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type FocusEvent, type KeyboardEvent } from 'react';
-import { edgeSides, FLOW_EDGES, FLOW_LAYOUTS, FLOW_PADDING_PX, fitToWidth, type FlowLayoutName } from '../utils/flow-layout';
+import { edgeSides, FLOW_PADDING_PX, fitToWidth, flowEdges, flowLayout, type FlowLayout, type FlowLayoutName } from '../utils/flow-layout';
 import { FLOW_NODE_IDS, FLOW_NODE_TITLES, type FlowNodeId, type FlowStep } from '../utils/flow-steps';
 import { FlowNodeView, stateColor, type PaymentFlowNode } from './flow-node';
 
@@ -34,10 +34,10 @@ function nodeIdOf(target: EventTarget | null): FlowNodeId | null {
   return asNodeId(target instanceof Element ? target.closest('.react-flow__node')?.getAttribute('data-id') : null);
 }
 
-function buildNodes(layoutName: FlowLayoutName, steps: readonly FlowStep[], selected: FlowNodeId): PaymentFlowNode[] {
-  const layout = FLOW_LAYOUTS[layoutName];
-  return steps.map((step) => {
+function buildNodes(layout: FlowLayout, steps: readonly FlowStep[], selected: FlowNodeId): PaymentFlowNode[] {
+  return steps.flatMap((step) => {
     const box = layout.boxes[step.id];
+    if (!box) return [];
     // Read by tests and by assistive technology alike; React Flow spreads them on the node's wrapper.
     const attributes: Record<string, string> = { 'data-testid': `flow-node-${step.id}`, 'data-state': step.state };
     if (step.current) attributes['aria-current'] = 'step';
@@ -55,18 +55,18 @@ function buildNodes(layoutName: FlowLayoutName, steps: readonly FlowStep[], sele
 }
 
 /** Fits the drawing again whenever the layout or the frame's size changes. */
-function FitOnResize({ layoutName, zoom }: { layoutName: FlowLayoutName; zoom: number }) {
+function FitOnResize({ layout, zoom }: { layout: FlowLayout; zoom: number }) {
   const { fitView } = useReactFlow();
   useEffect(() => {
     void fitView({ padding: 0, maxZoom: zoom, minZoom: zoom });
-  }, [fitView, layoutName, zoom]);
+  }, [fitView, layout, zoom]);
   return null;
 }
 
 export function FlowDiagram({ steps, selected, onSelect }: FlowDiagramProps) {
   const theme = useTheme();
   const layoutName: FlowLayoutName = useMediaQuery(theme.breakpoints.down('sm')) ? 'narrow' : 'wide';
-  const layout = FLOW_LAYOUTS[layoutName];
+  const layout = useMemo(() => flowLayout(layoutName, steps.map((step) => step.id)), [layoutName, steps]);
   const frame = useRef<HTMLDivElement>(null);
   const [frameWidth, setFrameWidth] = useState(0);
 
@@ -80,15 +80,15 @@ export function FlowDiagram({ steps, selected, onSelect }: FlowDiagramProps) {
   }, []);
 
   const fitted = fitToWidth(layout, frameWidth || layout.width + 2 * FLOW_PADDING_PX);
-  const nodes = useMemo(() => buildNodes(layoutName, steps, selected), [layoutName, steps, selected]);
+  const nodes = useMemo(() => buildNodes(layout, steps, selected), [layout, steps, selected]);
   const { palette } = theme;
   const edges = useMemo((): Edge[] => {
     const byId = new Map(steps.map((step) => [step.id, step]));
-    return FLOW_EDGES.map((spec) => {
+    return flowEdges(steps.map((step) => step.id)).map((spec) => {
       const target = byId.get(spec.target);
       const state = target?.state ?? 'waiting';
       const color = state === 'waiting' ? palette.text.disabled : stateColor(theme, state);
-      const sides = edgeSides(layoutName, spec.id);
+      const sides = edgeSides(layout, spec.id);
       return {
         id: spec.id,
         source: spec.source,
@@ -109,7 +109,7 @@ export function FlowDiagram({ steps, selected, onSelect }: FlowDiagramProps) {
         markerEnd: { type: MarkerType.ArrowClosed, color, width: 16, height: 16 },
       };
     });
-  }, [steps, layoutName, palette, theme]);
+  }, [steps, layout, palette, theme]);
 
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key !== 'Enter' && event.key !== ' ') return;
@@ -176,7 +176,7 @@ export function FlowDiagram({ steps, selected, onSelect }: FlowDiagramProps) {
         }}
         aria-label="Payment workflow: each step with its state. Select a step to see its details."
       >
-        <FitOnResize layoutName={layoutName} zoom={fitted.zoom} />
+        <FitOnResize layout={layout} zoom={fitted.zoom} />
       </ReactFlow>
     </Box>
   );

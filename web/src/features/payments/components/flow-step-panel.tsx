@@ -1,8 +1,8 @@
 // The panel beside the drawing (below it on phones): the selected step, its state, the
 // workflow's own words about it, every round it ran, and what the step is about: the rules
-// that fired at the gate, the owner's decision, the rail and its reference, the on-chain
-// transaction and the signed x402 authorisation, the amounts held, captured or released,
-// and the webhook deliveries.
+// that fired at the gate, the owner's decision, the rail and its reference, the signature on
+// an x402 payment's paid request, the on-chain transaction and the signed x402 authorisation,
+// the amounts held, captured or released, and the webhook deliveries.
 import { Box, Card, CardContent, Chip, Divider, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import type { PaymentDetail } from '../hooks/use-payment-detail';
@@ -12,6 +12,7 @@ import { RAIL_LABELS } from '../utils/intent-labels';
 import { ExpiryCountdown } from './expiry-countdown';
 import { ExternalLink, FieldList, Mono, type FieldRow } from './flow-fields';
 import { stateColor } from './flow-node';
+import { RequestSignatureContent } from './request-signature-content';
 
 const STATE_WORDS = { waiting: 'Waiting', running: 'Running', completed: 'Completed', failed: 'Failed', skipped: 'Skipped' } as const;
 
@@ -40,7 +41,8 @@ export function FlowStepPanel({ step, detail }: { step: FlowStep; detail: Paymen
             {formatDateTime(step.at)}
           </Typography>
         )}
-        {step.detail && (
+        {/* The identity node is no workflow step: its content below says it all. */}
+        {step.detail && step.id !== 'identity' && (
           <Typography variant="body2" sx={{ mt: 1, overflowWrap: 'anywhere' }}>
             <Box component="span" sx={{ color: 'text.secondary' }}>
               Workflow:{' '}
@@ -106,8 +108,10 @@ function StepContent({ step, detail }: { step: FlowStep; detail: PaymentDetail }
       );
     case 'reserve':
       return <EntriesContent detail={detail} kind="hold" empty="No funds are held for this payment." extra={[{ label: 'Held at', value: formatDateTime(intent.reservedAt) }]} />;
+    case 'identity':
+      return <IdentityContent step={step} detail={detail} />;
     case 'execute':
-      return <ExecuteContent detail={detail} />;
+      return <ExecuteContent detail={detail} answered={step.state === 'completed' || step.state === 'failed'} />;
     case 'capture':
       return <EntriesContent detail={detail} kind="capture" empty="Nothing has been captured." extra={[{ label: 'Settled at', value: formatDateTime(intent.settledAt) }]} />;
     case 'release':
@@ -277,7 +281,17 @@ function VouchersContent({ vouchers, currency }: { vouchers: PaymentDetail['vouc
   );
 }
 
-function ExecuteContent({ detail }: { detail: PaymentDetail }) {
+/** The paid request of an x402 payment: signed, not sent yet, never sent, or sent unsigned (flow-steps.ts identityState). */
+function IdentityContent({ step, detail }: { step: FlowStep; detail: PaymentDetail }) {
+  const signature = detail.rail?.requestSignature ?? null;
+  if (signature) return <RequestSignatureContent signature={signature} />;
+  if (step.state === 'waiting') return <Empty>The paid request has not been sent yet: it goes to the seller once the payment is held and signed.</Empty>;
+  if (step.detail === 'not reached') return <Empty>The payment ended before its paid request was sent.</Empty>;
+  return <RequestSignatureContent signature={null} />;
+}
+
+/** `answered`: the rail has answered, so an x402 paid request without a signature went out unsigned. */
+function ExecuteContent({ detail, answered }: { detail: PaymentDetail; answered: boolean }) {
   const { rail, intent } = detail;
   if (!rail) return <Empty>The payment has not reached its rail.</Empty>;
   const authorization = rail.authorization;
@@ -334,6 +348,7 @@ function ExecuteContent({ detail }: { detail: PaymentDetail }) {
           />
         </>
       )}
+      {rail.rail === 'x402-base' && (rail.requestSignature || answered) && <RequestSignatureContent signature={rail.requestSignature} />}
       {rail.sellerReceipt && <SellerReceiptContent receipt={rail.sellerReceipt} />}
       {detail.vouchers.length > 0 && <VouchersContent vouchers={detail.vouchers} currency={intent.currency} />}
     </Stack>

@@ -69,8 +69,10 @@ function PaymentView({ detail, progress, connection }: { detail: PaymentDetail; 
         approvalStatus: intent.approval?.status ?? null,
         webhookDeliveries: detail.webhookDeliveries,
         auditedSteps: stepsFromAudit(detail.auditEntries),
+        // Only x402 sends the seller an HTTP request, signed as the agent or not.
+        paidRequest: intent.rail === 'x402-base' ? { signature: detail.rail?.requestSignature ?? null } : null,
       }),
-    [progress, intent.status, intent.approval?.status, detail.webhookDeliveries, detail.auditEntries],
+    [progress, intent.status, intent.approval?.status, intent.rail, detail.webhookDeliveries, detail.auditEntries, detail.rail?.requestSignature],
   );
   // Until the owner picks a step, the panel follows the payment.
   const [picked, setPicked] = useState<FlowNodeId | null>(null);

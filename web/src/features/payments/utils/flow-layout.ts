@@ -2,9 +2,11 @@
 // leave and enter by. Plain data, so the layouts are checked without a browser
 // (flow-layout.test.ts: no overlaps, the narrow one fits a phone at full size).
 //
-// Wide (tablets and up): two rows read left to right, the second starting under the first
-// like a new line of text; the release branches off below capture and rejoins at the audit.
-// Narrow (phones): one column, the release to the side of capture.
+// The nodes drawn are the workflow's order less any the payment has no use for (the identity
+// node is drawn for x402 payments only); every node but the release sits on one spine.
+// Wide (tablets and up): the spine in two rows read left to right, the second starting under the
+// first like a new line of text; the release branches off below capture and rejoins at the audit.
+// Narrow (phones): the spine in one column, the release to the side of capture.
 import type { FlowNodeId } from './flow-steps';
 
 export type FlowLayoutName = 'wide' | 'narrow';
@@ -24,63 +26,57 @@ export interface FlowEdgeSpec {
 }
 
 export interface FlowLayout {
+  name: FlowLayoutName;
   width: number;
   height: number;
-  boxes: Record<FlowNodeId, FlowBox>;
+  boxes: Partial<Record<FlowNodeId, FlowBox>>;
   sides: Record<string, { from: Side; to: Side }>;
 }
 
-export const FLOW_EDGES: readonly FlowEdgeSpec[] = (
-  [
-    ['intent.created', 'policy_gate'],
-    ['policy_gate', 'approval'],
-    ['approval', 'intent.approved'],
-    ['intent.approved', 'rail_selection'],
-    ['rail_selection', 'reserve'],
-    ['reserve', 'execute'],
-    ['execute', 'capture'],
-    ['execute', 'release'],
-    ['capture', 'settlement.completed'],
-    ['settlement.completed', 'audit'],
-    ['release', 'audit'],
-    ['audit', 'webhooks'],
-  ] as const
-).map(([source, target]) => ({ id: `${source}->${target}`, source, target }));
+function edge(source: FlowNodeId, target: FlowNodeId): FlowEdgeSpec {
+  return { id: `${source}->${target}`, source, target };
+}
+
+/** Every node but the release, in the workflow's order. */
+function spineOf(ids: readonly FlowNodeId[]): FlowNodeId[] {
+  return ids.filter((id) => id !== 'release');
+}
+
+/** The edges between the nodes drawn: along the spine, and capture's alternative, the release, from execute to the audit. */
+export function flowEdges(ids: readonly FlowNodeId[]): FlowEdgeSpec[] {
+  const spine = spineOf(ids);
+  const along = spine.slice(1).map((target, index) => edge(spine[index]!, target));
+  return [...along, edge('execute', 'release'), edge('release', 'audit')];
+}
 
 // ---------------------------------------------------------------- wide
 
 const WIDE_NODE = { width: 148, height: 64 };
 const WIDE_STEP_X = 170;
+const WIDE_COLUMNS = 6;
 const WIDE_ROWS = [0, 104, 192];
 
 function wideBox(column: number, row: number): FlowBox {
   return { x: column * WIDE_STEP_X, y: WIDE_ROWS[row]!, ...WIDE_NODE };
 }
 
-const WIDE: FlowLayout = {
-  width: 5 * WIDE_STEP_X + WIDE_NODE.width,
-  height: WIDE_ROWS[2]! + WIDE_NODE.height,
-  boxes: {
-    'intent.created': wideBox(0, 0),
-    policy_gate: wideBox(1, 0),
-    approval: wideBox(2, 0),
-    'intent.approved': wideBox(3, 0),
-    rail_selection: wideBox(4, 0),
-    reserve: wideBox(5, 0),
-    execute: wideBox(0, 1),
-    capture: wideBox(1, 1),
-    'settlement.completed': wideBox(2, 1),
-    audit: wideBox(3, 1),
-    webhooks: wideBox(4, 1),
-    release: wideBox(1, 2),
-  },
-  sides: {
-    // The new line: down from the hold, back along the gap between the rows, into execute.
-    'reserve->execute': { from: 'bottom', to: 'top' },
-    'execute->release': { from: 'bottom', to: 'left' },
-    'release->audit': { from: 'right', to: 'bottom' },
-  },
-};
+function wideLayout(ids: readonly FlowNodeId[]): FlowLayout {
+  const spine = spineOf(ids);
+  const boxes: FlowLayout['boxes'] = Object.fromEntries(spine.map((id, index) => [id, wideBox(index % WIDE_COLUMNS, Math.floor(index / WIDE_COLUMNS))]));
+  boxes.release = { ...boxes.capture!, y: WIDE_ROWS[2]! };
+  return {
+    name: 'wide',
+    width: (WIDE_COLUMNS - 1) * WIDE_STEP_X + WIDE_NODE.width,
+    height: WIDE_ROWS[2]! + WIDE_NODE.height,
+    boxes,
+    sides: {
+      // The new line: down from the first row's end, back along the gap between the rows, into the second's start.
+      [`${spine[WIDE_COLUMNS - 1]}->${spine[WIDE_COLUMNS]}`]: { from: 'bottom', to: 'top' },
+      'execute->release': { from: 'bottom', to: 'left' },
+      'release->audit': { from: 'right', to: 'bottom' },
+    },
+  };
+}
 
 // ---------------------------------------------------------------- narrow
 
@@ -89,40 +85,31 @@ const NARROW_BRANCH = { x: 204, width: 120 };
 const NARROW_HEIGHT = 60;
 const NARROW_STEP_Y = 84;
 
-function narrowBox(row: number, branch = false): FlowBox {
-  const column = branch ? NARROW_BRANCH : NARROW_SPINE;
-  return { x: column.x, y: row * NARROW_STEP_Y, width: column.width, height: NARROW_HEIGHT };
+function narrowLayout(ids: readonly FlowNodeId[]): FlowLayout {
+  const spine = spineOf(ids);
+  const boxes: FlowLayout['boxes'] = Object.fromEntries(spine.map((id, row) => [id, { ...NARROW_SPINE, y: row * NARROW_STEP_Y, height: NARROW_HEIGHT }]));
+  boxes.release = { ...NARROW_BRANCH, y: boxes.capture!.y, height: NARROW_HEIGHT };
+  return {
+    name: 'narrow',
+    width: NARROW_BRANCH.x + NARROW_BRANCH.width,
+    height: (spine.length - 1) * NARROW_STEP_Y + NARROW_HEIGHT,
+    boxes,
+    sides: {
+      'execute->release': { from: 'right', to: 'top' },
+      // Down the right-hand margin, clear of the settlement, into the audit's side.
+      'release->audit': { from: 'bottom', to: 'right' },
+    },
+  };
 }
 
-const NARROW: FlowLayout = {
-  width: NARROW_BRANCH.x + NARROW_BRANCH.width,
-  height: 10 * NARROW_STEP_Y + NARROW_HEIGHT,
-  boxes: {
-    'intent.created': narrowBox(0),
-    policy_gate: narrowBox(1),
-    approval: narrowBox(2),
-    'intent.approved': narrowBox(3),
-    rail_selection: narrowBox(4),
-    reserve: narrowBox(5),
-    execute: narrowBox(6),
-    capture: narrowBox(7),
-    release: narrowBox(7, true),
-    'settlement.completed': narrowBox(8),
-    audit: narrowBox(9),
-    webhooks: narrowBox(10),
-  },
-  sides: {
-    'execute->release': { from: 'right', to: 'top' },
-    // Down the right-hand margin, clear of the settlement, into the audit's side.
-    'release->audit': { from: 'bottom', to: 'right' },
-  },
-};
-
-export const FLOW_LAYOUTS: Record<FlowLayoutName, FlowLayout> = { wide: WIDE, narrow: NARROW };
+/** The layout of the nodes drawn (`ids`, in FLOW_NODE_IDS order). */
+export function flowLayout(name: FlowLayoutName, ids: readonly FlowNodeId[]): FlowLayout {
+  return name === 'wide' ? wideLayout(ids) : narrowLayout(ids);
+}
 
 /** The sides an edge leaves and enters by: the layout's exception, else along its reading direction. */
-export function edgeSides(layoutName: FlowLayoutName, edgeId: string): { from: Side; to: Side } {
-  return FLOW_LAYOUTS[layoutName].sides[edgeId] ?? (layoutName === 'wide' ? { from: 'right', to: 'left' } : { from: 'bottom', to: 'top' });
+export function edgeSides(layout: FlowLayout, edgeId: string): { from: Side; to: Side } {
+  return layout.sides[edgeId] ?? (layout.name === 'wide' ? { from: 'right', to: 'left' } : { from: 'bottom', to: 'top' });
 }
 
 /** Space around the drawing inside its frame, in screen pixels. */

@@ -24,10 +24,34 @@ const SETTLED_ONE_STEP: StepRecord[] = [
 ];
 
 describe('mapFlowSteps', () => {
-  it('lists every node in the workflow’s order, webhooks last', () => {
-    const steps = mapFlowSteps({ progress: null, intentStatus: 'created', approvalStatus: null, webhookDeliveries: [] });
-    expect(steps.map((step) => step.id)).toEqual([...FLOW_NODE_IDS]);
-    expect(steps.every((step) => step.state === 'waiting')).toBe(true);
+  it('lists every node in the workflow’s order, webhooks last, identity only for a paid request', () => {
+    const ledger = mapFlowSteps({ progress: null, intentStatus: 'created', approvalStatus: null, webhookDeliveries: [] });
+    expect(ledger.map((step) => step.id)).toEqual(FLOW_NODE_IDS.filter((id) => id !== 'identity'));
+    expect(ledger.every((step) => step.state === 'waiting')).toBe(true);
+    const x402 = mapFlowSteps({ progress: null, intentStatus: 'created', approvalStatus: null, webhookDeliveries: [], paidRequest: { signature: null } });
+    expect(x402.map((step) => step.id)).toEqual([...FLOW_NODE_IDS]);
+    expect(x402.every((step) => step.state === 'waiting')).toBe(true);
+  });
+
+  it('shows an x402 payment’s paid request signed once its signature is recorded, with the host and when', () => {
+    const signature = { host: 'seller.example', signed_at: '2026-11-26T10:00:02.000Z' };
+    const steps = mapFlowSteps({ progress: { status: 'settled', currentStep: null, steps: SETTLED_ONE_STEP }, intentStatus: 'settled', approvalStatus: null, webhookDeliveries: [], paidRequest: { signature } });
+    const identity = steps.find((step) => step.id === 'identity');
+    expect(identity).toMatchObject({ title: 'Identity', state: 'completed', caption: 'Signed', detail: 'seller.example', at: signature.signed_at, current: false });
+    expect(nodeLine(identity!)).toBe('Signed · seller.example');
+    expect(steps.map((step) => step.id).slice(5, 8)).toEqual(['reserve', 'identity', 'execute']);
+  });
+
+  it('shows an x402 paid request unsigned only once the rail has answered, waiting before, not reached when the payment ended first', () => {
+    const identity = (input: Pick<FlowStepsInput, 'progress'> & Partial<FlowStepsInput>) =>
+      mapFlowSteps({ intentStatus: input.progress?.status ?? 'created', approvalStatus: null, webhookDeliveries: [], paidRequest: { signature: null }, ...input }).find((step) => step.id === 'identity');
+    expect(identity({ progress: { status: 'settled', currentStep: null, steps: SETTLED_ONE_STEP } })).toMatchObject({ state: 'skipped', caption: 'Unsigned', detail: null });
+    const failedOnRail = [...SETTLED_ONE_STEP.slice(0, 6), rec('execute', 'failed', 'seller refused')];
+    expect(identity({ progress: { status: 'failed', currentStep: null, steps: failedOnRail } })).toMatchObject({ state: 'skipped', caption: 'Unsigned' });
+    const onRail = [...SETTLED_ONE_STEP.slice(0, 6), rec('execute', 'running')];
+    expect(identity({ progress: { status: 'processing', currentStep: 'execute', steps: onRail } })).toMatchObject({ state: 'waiting', caption: 'Waiting' });
+    const blocked = [rec('intent.created', 'completed'), rec('policy_gate', 'failed', 'deny: PER_TRANSACTION_LIMIT')];
+    expect(identity({ progress: { status: 'blocked', currentStep: null, steps: blocked } })).toMatchObject({ state: 'skipped', detail: 'not reached' });
   });
 
   it('shows a settled payment completed, with approval and release skipped', () => {

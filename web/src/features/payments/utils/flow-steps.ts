@@ -10,9 +10,12 @@
 //   upgrades a node that has no record or is still running; a record's failed or skipped stands.
 // - Once the payment has ended, the steps it never reached are skipped, not waiting.
 // - Webhooks are not a workflow step: the node sums up the intent's webhook deliveries.
+// - Identity is not one either: an x402 payment's paid request, sent once the payment is held,
+//   signed as the agent (Web Bot Auth / Visa TAP) or not. Other rails send no request and draw
+//   no identity node.
 import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core';
 
-export type FlowNodeId = PaymentStep | 'webhooks';
+export type FlowNodeId = PaymentStep | 'identity' | 'webhooks';
 export type FlowNodeState = 'waiting' | 'running' | 'completed' | 'failed' | 'skipped';
 
 /** The nodes in the workflow's order; capture and release are the two ends of one branch. */
@@ -23,6 +26,7 @@ export const FLOW_NODE_IDS = [
   'intent.approved',
   'rail_selection',
   'reserve',
+  'identity',
   'execute',
   'capture',
   'release',
@@ -38,6 +42,7 @@ export const FLOW_NODE_TITLES: Record<FlowNodeId, string> = {
   'intent.approved': 'Approved',
   rail_selection: 'Rail',
   reserve: 'Hold',
+  identity: 'Identity',
   execute: 'Execute',
   capture: 'Capture',
   release: 'Release',
@@ -78,6 +83,12 @@ export interface WebhookDeliveryLike {
   status: string;
 }
 
+/** What the drawing reads of the signature an x402 payment's paid request carried. */
+export interface RequestSignatureLike {
+  host: string;
+  signed_at: string;
+}
+
 export interface FlowStepsInput {
   /** The latest message of realtime.intentProgress; null until the first arrives. */
   progress: FlowProgress | null;
@@ -88,6 +99,11 @@ export interface FlowStepsInput {
   webhookDeliveries: readonly WebhookDeliveryLike[];
   /** The step records of the workflow's audit entry, used while the progress has none. */
   auditedSteps?: readonly StepRecord[] | null;
+  /**
+   * An x402 payment's paid request: the signature it carried, null while none is recorded.
+   * Absent for a rail that sends no HTTP request: the identity node is not drawn.
+   */
+  paidRequest?: { signature: RequestSignatureLike | null } | null;
 }
 
 export interface FlowStep {
@@ -162,7 +178,23 @@ export function webhookState(deliveries: readonly WebhookDeliveryLike[], ended: 
   return { state: 'completed', caption: `${delivered} delivered`, detail: summary };
 }
 
-/** Every node of the drawing with its state, in FLOW_NODE_IDS order. */
+/**
+ * The identity node: signed once a signature is recorded. Without one, the request went out
+ * unsigned once the rail has answered (execute done or failed); before that it is still to come,
+ * and a payment that ended earlier never sent it.
+ */
+export function identityState(
+  paidRequest: NonNullable<FlowStepsInput['paidRequest']>,
+  execute: FlowNodeState,
+  ended: boolean,
+): Pick<FlowStep, 'state' | 'caption' | 'detail' | 'at'> {
+  const { signature } = paidRequest;
+  if (signature) return { state: 'completed', caption: 'Signed', detail: signature.host, at: signature.signed_at };
+  if (execute === 'completed' || execute === 'failed') return { state: 'skipped', caption: 'Unsigned', detail: null, at: null };
+  return ended ? { state: 'skipped', caption: STATE_LABELS.skipped, detail: 'not reached', at: null } : { state: 'waiting', caption: STATE_LABELS.waiting, detail: null, at: null };
+}
+
+/** Every node of the drawing with its state, in FLOW_NODE_IDS order (identity only for a paid request). */
 export function mapFlowSteps(input: FlowStepsInput): FlowStep[] {
   const status = input.progress?.status ?? input.intentStatus;
   const ended = isTerminalStatus(status);
@@ -173,7 +205,8 @@ export function mapFlowSteps(input: FlowStepsInput): FlowStep[] {
   for (const record of records) history.set(record.step, [...(history.get(record.step) ?? []), record]);
   const implied = impliedByStatus(status, input.approvalStatus);
 
-  return FLOW_NODE_IDS.map((id): FlowStep => {
+  const drawn = FLOW_NODE_IDS.filter((id): id is Exclude<FlowNodeId, 'identity'> => id !== 'identity');
+  const steps = drawn.map((id): FlowStep => {
     const title = FLOW_NODE_TITLES[id];
     if (id === 'webhooks') {
       const webhooks = webhookState(input.webhookDeliveries, ended);
@@ -199,6 +232,10 @@ export function mapFlowSteps(input: FlowStepsInput): FlowStep[] {
     if (state === 'running' && ended) state = 'skipped';
     return { id, title, state, caption: caption(id, state, status), detail, at: last?.at ?? null, history: own, current: id === currentStep && state === 'running' };
   });
+  if (!input.paidRequest) return steps;
+  const executeAt = steps.findIndex((step) => step.id === 'execute');
+  const identity: FlowStep = { id: 'identity', title: FLOW_NODE_TITLES.identity, ...identityState(input.paidRequest, steps[executeAt]!.state, ended), history: [], current: false };
+  return [...steps.slice(0, executeAt), identity, ...steps.slice(executeAt)];
 }
 
 /** The line under a node's name: its state, and its detail unless that only says the same. */
@@ -225,7 +262,7 @@ export function stepsFromAudit(entries: readonly { action: string; data: unknown
   return steps.filter(isStepRecord).map((record) => ({ step: record.step, status: record.status, at: record.at, detail: record.detail ?? null }));
 }
 
-const STEP_IDS: ReadonlySet<string> = new Set(FLOW_NODE_IDS.filter((id) => id !== 'webhooks'));
+const STEP_IDS: ReadonlySet<string> = new Set(FLOW_NODE_IDS.filter((id) => id !== 'webhooks' && id !== 'identity'));
 const STEP_STATUSES: ReadonlySet<string> = new Set(['running', 'completed', 'failed', 'skipped']);
 
 function isStepRecord(value: unknown): value is StepRecord {

@@ -1,6 +1,7 @@
-// How statuses and rails are named and coloured in the console. The lists mirror core's
-// INTENT_STATUSES and RAIL_NAMES (contracts/intents.ts), checked against their types here so
-// the bundle does not take in the contracts module and its policy engine for two arrays.
+// How statuses, rails and request signatures are named and coloured in the console. The lists
+// mirror core's INTENT_STATUSES and RAIL_NAMES (contracts/intents.ts), checked against their types
+// here so the bundle does not take in the contracts module and its policy engine for two arrays.
+import type { HttpSignatureTag } from '@purser/core';
 import type { IntentStatus, RailName } from '../api/payment-types';
 
 export const INTENT_STATUSES = [
@@ -71,3 +72,9 @@ export function isIntentStatus(value: string): value is IntentStatus {
 export function isRailName(value: string): value is RailName {
   return (RAIL_NAMES as readonly string[]).includes(value);
 }
+
+/** A paid request's HTTP message signature tag (core's HTTP_SIGNATURE_TAGS): the protocol it speaks. */
+export const SIGNATURE_TAG_LABELS: Record<HttpSignatureTag, string> = {
+  'web-bot-auth': 'Web Bot Auth',
+  'agent-payer-auth': 'Visa TAP (agent-payer-auth)',
+};
