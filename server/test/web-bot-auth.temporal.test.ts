@@ -11,12 +11,15 @@
  *   and is sent nothing.
  */
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
+import { signatureHeaders } from 'web-bot-auth';
+import { signerFromJWK } from 'web-bot-auth/crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PaymentDetailView, X402UpstreamResponseView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { freePorts } from '../../scripts/lib.mjs';
 import type { EvmChain } from '../src/services/chain/evm-chain';
 import { startChain } from '../src/services/chain/start-chain';
+import { readAgentPrivateKey } from '../src/services/identity/agent-keys';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
 import { startVerifyingSeller, VERIFYING_SELLER_PRICE, type SeenRequest, type VerifyingSeller } from './support/verifying-seller';
@@ -127,6 +130,24 @@ describe('requests an agent sends through Purser are signed', () => {
     const key = await prisma.agentKey.findFirstOrThrow({ where: { agentId: agent.id, purpose: 'http_signature', revokedAt: null }, select: { lastSignedHost: true, lastSignedAt: true } });
     expect(key.lastSignedHost).toBe(new URL(seller.url).host);
     expect(key.lastSignedAt).not.toBeNull();
+  });
+
+  it("serves a verifier still on web-bot-auth 0.1.3's older plain-string Signature-Agent: its own keyid of the agent's key is the directory's", async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 1 });
+    const [keyid] = await publishedKeyids(agent);
+    // Signed as that package signs (the older form), with the agent's key read from custody.
+    const { publicKey } = await prisma.agentKey.findFirstOrThrow({ where: { agentId: agent.id, purpose: 'http_signature', revokedAt: null }, select: { publicKey: true } });
+    const seed = await readAgentPrivateKey(prisma, env.testApp.deps.masterKey, agent.id, 'http_signature');
+    const signer = await signerFromJWK({ kty: 'OKP', crv: 'Ed25519', x: publicKey, d: seed.toString('base64url') });
+    seed.fill(0);
+    expect(signer.keyid).toBe(keyid);
+    const directory = `${appUrl}/.well-known/http-message-signatures-directory/agents/${agent.id}`;
+    const request = new Request(`${seller.url}/free`, { headers: { 'signature-agent': JSON.stringify(directory) } });
+    const created = new Date();
+    const signed = await signatureHeaders(request, signer, { created, expires: new Date(created.getTime() + 300_000) });
+    request.headers.set('signature', signed.Signature);
+    request.headers.set('signature-input', signed['Signature-Input']);
+    expect(await seller.verify(request)).toMatchObject({ keyid, tag: 'web-bot-auth', directory, form: 'string' });
   });
 
   it('fails a tampered signature, and stops verifying the moment the agent is suspended', async () => {
