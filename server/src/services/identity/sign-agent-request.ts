@@ -21,7 +21,6 @@ import {
   type RequestSigningMode,
 } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
-import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 import { agentKeyDirectoryUrl } from './agent-key-directory';
 import { currentSigningKeyRow, signingCryptoKey, signingKeyId } from './request-signing-keys';
 
@@ -51,16 +50,17 @@ export interface AgentRequestSigner {
   sign(request: { url: string; method: string }, tag: HttpSignatureTag): Promise<SignedRequest | null>;
 }
 
-/** The agent's signer, or null when the owner signs none of its requests. */
-export async function agentRequestSigner(deps: RequestSigningDeps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
+/**
+ * The agent's signer, or null when the owner signs none of its requests. `policies`: the owner's
+ * policies that apply to the agent (policies/load-applicable-policies.ts), which say the hosts
+ * Purser signs nothing for.
+ */
+export async function agentRequestSigner(deps: RequestSigningDeps, agent: { agentId: string }, policies: readonly PolicyDocument[]): Promise<AgentRequestSigner | null> {
   const row = await deps.prisma.agent.findUnique({ where: { id: agent.agentId }, select: { requestSigning: true, status: true } });
   if (!row || row.status !== 'active') throw new AppError('AGENT_SUSPENDED', 'The agent is not active: Purser signs nothing for it');
   const mode: RequestSigningMode = row.requestSigning;
   if (mode === 'never') return null;
-  const [key, policies] = await Promise.all([
-    currentSigningKeyRow(deps.prisma, deps.masterKey, agent.agentId),
-    loadApplicablePolicies(deps.prisma, { ownerId: agent.ownerId, agentId: agent.agentId }),
-  ]);
+  const key = await currentSigningKeyRow(deps.prisma, deps.masterKey, agent.agentId);
   const [cryptoKey, keyid] = await Promise.all([signingCryptoKey(deps.prisma, deps.masterKey, agent.agentId, key), signingKeyId(key.publicKey)]);
   const directoryUrl = agentKeyDirectoryUrl(deps.publicUrl, agent.agentId);
   const signer = httpsigWebcrypto.signer(cryptoKey);

@@ -6,6 +6,7 @@
  */
 import type { HttpSignatureTag, RequestSignatureView, X402UpstreamResponseView } from '@purser/core';
 import { agentRequestSigner, type AgentRequestSigner } from '../../identity/sign-agent-request';
+import { loadApplicablePolicies } from '../../policies/load-applicable-policies';
 import { allowingHost } from '../../outbound/outbound-policy';
 import { readPaymentResponse } from '../x402/payment-response';
 import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
@@ -41,8 +42,9 @@ export interface CallIdentity {
 export type SignedUpstreamResponse = UpstreamResponse & { requestSignature: RequestSignatureView | null };
 
 /** The agent's signer for one paid call: its first request and its paid retry carry the same key. */
-export function requestSignerFor(deps: X402Deps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
-  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent);
+export async function requestSignerFor(deps: X402Deps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
+  const policies = await loadApplicablePolicies(deps.db.prisma, { ownerId: agent.ownerId, agentId: agent.agentId });
+  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent, policies);
 }
 
 /**
