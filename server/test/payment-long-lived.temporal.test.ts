@@ -91,9 +91,13 @@ describe('a channel followed for longer than one workflow history', () => {
       expect(await intentStatus(id)).toBe('processing');
       const { claims } = await seller.claimAndSettle();
       expect(claims).toHaveLength(1);
+      const before = seller.signatureTags().length;
       const closed = await agentCall(appUrl, agent, 'POST', `/x402/channels/${id}/close`);
       expect(closed.status, JSON.stringify(closed.body)).toBe(200);
       expect(closed.body).toMatchObject({ state: 'closed', status: 'settled', captured_exact: '0.05' });
+      // Every call went out signed as the agent: each voucher's, and the two of the close's refund exchange.
+      expect(seller.signatureTags().slice(before)).toEqual(['agent-payer-auth', 'agent-payer-auth']);
+      expect(seller.signatureTags().filter((tag) => tag === null)).toEqual([]);
       await expect.poll(async () => (await runsOf(id)).at(-1)?.status, { timeout: 30_000 }).toBe('COMPLETED');
       return id;
     });

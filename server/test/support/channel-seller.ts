@@ -25,6 +25,8 @@ export interface ChannelSeller {
   facilitator: FacilitatorClient;
   /** Paid calls it answered. */
   served(): number;
+  /** The signature tag (Signature-Input's `tag`) of every request it received, in order; null for an unsigned one. */
+  signatureTags(): (string | null)[];
   /** Claims every voucher it holds and settles, as a seller does from time to time. */
   claimAndSettle(): ReturnType<ReturnType<BatchSettlementServerScheme['createChannelManager']>['claimAndSettle']>;
   close(): Promise<void>;
@@ -69,7 +71,9 @@ export async function startChannelSeller(chain: EvmChain, options: { price: stri
   });
 
   let url = '';
+  const tags: (string | null)[] = [];
   const serve = async (request: IncomingMessage, response: ServerResponse) => {
+    tags.push(/;tag="([^"]+)"/.exec(String(request.headers['signature-input'] ?? ''))?.[1] ?? null);
     const headers = new Headers();
     for (const [name, value] of Object.entries(request.headers)) for (const item of [value ?? []].flat()) headers.append(name, item);
     const answer = await api.fetch(new Request(`${url}${request.url}`, { method: request.method, headers }));
@@ -88,6 +92,7 @@ export async function startChannelSeller(chain: EvmChain, options: { price: stri
     scheme,
     facilitator,
     served: () => served,
+    signatureTags: () => [...tags],
     claimAndSettle: () => scheme.createChannelManager(facilitator, chain.info.network, chain.info.usdcAddress).claimAndSettle(),
     close: () =>
       new Promise<void>((resolve) => {

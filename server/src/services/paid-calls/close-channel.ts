@@ -12,7 +12,7 @@ import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { isAnswerable } from '../agent-api/intent-outcome';
 import { awaitIntent } from '../intents/await-intent';
 import { signalPaymentWorkflow } from '../intents/payment-workflows';
-import { upstreamFetch } from './front/call-upstream';
+import { requestSignerFor, upstreamFetch } from './front/call-upstream';
 import { schemeContext, type X402Deps } from './front/x402-deps';
 import { channelView, readChannel } from './schemes/batch-settlement/channel-view';
 import { askForRefund, recordCloseRequest } from './schemes/batch-settlement/close-channel-steps';
@@ -24,8 +24,10 @@ export async function closeX402Channel(deps: X402Deps, agent: AuthenticatedAgent
   const row = await readChannel(deps.db.prisma, agent.agentId, intentId);
   const context = schemeContext(deps);
   const { state } = await recordCloseRequest(context, intentId);
+  // The refund request is the agent's paid request too: signed agent-payer-auth like its vouchers' calls.
+  const signed = async () => upstreamFetch(deps, { signer: await requestSignerFor(deps, agent), tag: 'agent-payer-auth' });
   const refund: X402ChannelCloseView['refund'] =
-    row.status === 'pending' && state.depositSigned && state.resourceUrl ? await askForRefund(context, intentId, state, upstreamFetch(deps)) : { requested: false, success: false, error: null };
+    row.status === 'pending' && state.depositSigned && state.resourceUrl ? await askForRefund(context, intentId, state, await signed()) : { requested: false, success: false, error: null };
   await signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
   await awaitIntent(deps.db.prisma, agent.ownerId, intentId, isAnswerable, CLOSE_WAIT_MS, { events: deps.events });
   return { ...channelView(await readChannel(deps.db.prisma, agent.agentId, intentId)), refund };

@@ -78,11 +78,14 @@ export function upstreamView(response: UpstreamResponse | SignedUpstreamResponse
   };
 }
 
-/** fetch, through the outbound policy: for an official client that calls the seller itself (a channel's refund). */
-export function upstreamFetch(deps: X402Deps): typeof fetch {
+/**
+ * fetch, through the outbound policy: for an official client that calls the seller itself (a
+ * channel's refund), signed as the agent when `identity` says so.
+ */
+export function upstreamFetch(deps: X402Deps, identity?: CallIdentity): typeof fetch {
   return (async (target: string | URL | Request, init?: RequestInit) => {
     const url = target instanceof Request ? target.url : String(target);
-    const answer = await callUpstream(deps, { url, method: init?.method ?? 'GET', headers: Object.fromEntries(new Headers(init?.headers).entries()) });
+    const answer = await callUpstream(deps, { url, method: init?.method ?? 'GET', headers: Object.fromEntries(new Headers(init?.headers).entries()) }, identity);
     const empty = answer.status === 204 || answer.status === 304;
     return new Response(empty ? null : new Uint8Array(answer.body), { status: answer.status, headers: answer.headers });
   }) as typeof fetch;
