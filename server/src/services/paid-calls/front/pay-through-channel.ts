@@ -98,6 +98,7 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
   const { priced, input } = call;
   await assertNotPaidYet(deps, agent.agentId, call.idempotencyKey);
   let channel = await findOpenChannel(deps.db.prisma, agent.agentId, priced);
+  const opening = !channel;
   if (!channel) {
     assertDepositWithinMaxAmount(input, priced.amount);
     await assertDepositWithinLimit(deps, agent.agentId, priced.amount);
@@ -110,7 +111,8 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
   const open = channel;
   // Signed as the agent before the voucher: a host the owner's policies refuse gets nothing signed.
   const { request: paidRequest, requestSignature } = await signedCall(input, { signer: call.signer, tag: 'agent-payer-auth' });
-  if (requestSignature) await keepRequestSignature(deps.db.prisma, open.intentId, requestSignature);
+  // The channel's payment keeps the signature of the call that opened it: one write per channel, not per voucher.
+  if (requestSignature && opening) await keepRequestSignature(deps.db.prisma, open.intentId, requestSignature);
   const domain = await deps.chain.usdcDomain();
   const { response, voucher } = await oneChannelCallAtATime(open.operationId, async () => {
     const signed = await recordChannelVoucher(schemeContext(deps), domain, {
