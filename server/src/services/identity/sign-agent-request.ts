@@ -51,16 +51,20 @@ export interface AgentRequestSigner {
 }
 
 /**
- * The agent's signer, or null when the owner signs none of its requests. `policies`: the owner's
- * policies that apply to the agent (policies/load-applicable-policies.ts), which say the hosts
- * Purser signs nothing for.
+ * The agent's signer, or null when the owner signs none of its requests. `loadPolicies`: the
+ * owner's policies that apply to the agent (policies/load-applicable-policies.ts), which say the
+ * hosts Purser signs nothing for; read only when the agent's requests are signed.
  */
-export async function agentRequestSigner(deps: RequestSigningDeps, agent: { agentId: string }, policies: readonly PolicyDocument[]): Promise<AgentRequestSigner | null> {
+export async function agentRequestSigner(
+  deps: RequestSigningDeps,
+  agent: { agentId: string },
+  loadPolicies: () => Promise<readonly PolicyDocument[]>,
+): Promise<AgentRequestSigner | null> {
   const row = await deps.prisma.agent.findUnique({ where: { id: agent.agentId }, select: { requestSigning: true, status: true } });
   if (!row || row.status !== 'active') throw new AppError('AGENT_SUSPENDED', 'The agent is not active: Purser signs nothing for it');
   const mode: RequestSigningMode = row.requestSigning;
   if (mode === 'never') return null;
-  const key = await currentSigningKeyRow(deps.prisma, deps.masterKey, agent.agentId);
+  const [key, policies] = await Promise.all([currentSigningKeyRow(deps.prisma, deps.masterKey, agent.agentId), loadPolicies()]);
   const [cryptoKey, keyid] = await Promise.all([signingCryptoKey(deps.prisma, deps.masterKey, agent.agentId, key), signingKeyId(key.publicKey)]);
   const directoryUrl = agentKeyDirectoryUrl(deps.publicUrl, agent.agentId);
   const signer = httpsigWebcrypto.signer(cryptoKey);

@@ -42,9 +42,9 @@ export interface CallIdentity {
 export type SignedUpstreamResponse = UpstreamResponse & { requestSignature: RequestSignatureView | null };
 
 /** The agent's signer for one paid call: its first request and its paid retry carry the same key. */
-export async function requestSignerFor(deps: X402Deps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
-  const policies = await loadApplicablePolicies(deps.db.prisma, { ownerId: agent.ownerId, agentId: agent.agentId });
-  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent, policies);
+export function requestSignerFor(deps: X402Deps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
+  const loadPolicies = () => loadApplicablePolicies(deps.db.prisma, { ownerId: agent.ownerId, agentId: agent.agentId });
+  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent, loadPolicies);
 }
 
 /**
