@@ -103,6 +103,7 @@ const rows = [
   ...(x402OnPglite.burst ? [x402OnPglite.burst] : []),
   x402.upto,
   x402.channel,
+  x402.mpp,
   balance.pacedP50,
   balance.pacedP99,
   balance.burstyP50,

@@ -17,6 +17,11 @@
  * call): after one deposit each side pays every call with a signed voucher and no transaction;
  * the official batch-settlement client against /x402/fetch, the channels opened in the warm-up.
  *
+ * And for MPP (the Machine Payments Protocol, the sandbox's MPP-only /sandbox/paid/headlines at
+ * $0.01, behind the official `mppx` seller): `mppx`'s own client (an EVM charge: the 402's
+ * challenge, an EIP-3009 signature bound to it, settlement on the sandbox chain by the seller)
+ * against an agent's POST /pay/fetch.
+ *
  * `npm run bench` calls measureX402; on its own (PostgreSQL and the Temporal CLI needed; it
  * starts the sandbox chain, a Temporal dev server, the worker and the product's HTTP server):
  *   PURSER_TEST_DB=postgres npx tsx bench/src/x402.ts [payments=20] [burst=10] [postgres|pglite]
@@ -27,6 +32,8 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { UptoEvmScheme } from '@x402/evm/upto/client';
 import { BatchSettlementEvmScheme } from '@x402/evm/batch-settlement/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
+import { Mppx } from 'mppx/client';
+import { evm } from 'mppx/evm/client';
 import { createWalletClient, erc20Abi, http, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 import { mirrorFundingOnChain } from '@purser/server';
@@ -52,12 +59,16 @@ export interface X402Options {
 /** Which database the figures were taken on, in each row's name. */
 const databaseName = (h: Harness) => (h.database === 'pglite' ? 'PGlite, the embedded default' : 'PostgreSQL');
 
-export async function measureX402(h: Harness, { payments, burst, callsPerPayer = 5 }: X402Options): Promise<{ latency: Measurement; upto: Measurement; channel: Measurement; burst?: Measurement }> {
+export async function measureX402(
+  h: Harness,
+  { payments, burst, callsPerPayer = 5 }: X402Options,
+): Promise<{ latency: Measurement; upto: Measurement; channel: Measurement; mpp: Measurement; burst?: Measurement }> {
   if (!h.app) throw new Error('measureX402 needs the harness started with { app: true }');
   const { url: appUrl, deps, chain } = h.app;
   const quoteUrl = `${appUrl}/sandbox/paid/quote`;
   const tokensUrl = `${appUrl}/sandbox/paid/tokens?tokens=370`;
   const ticksUrl = `${appUrl}/sandbox/paid/ticks`;
+  const headlinesUrl = `${appUrl}/sandbox/paid/headlines`;
   log('x402: setting up payers');
   const ownerId = await createOwner(h);
 
@@ -83,16 +94,33 @@ export async function measureX402(h: Harness, { payments, burst, callsPerPayer =
     };
   };
 
-  /** An agent funded the way an owner funds one, whose funding the sandbox mirrors on chain. */
-  const newAgent = async (url = quoteUrl) => {
+  /** mppx's own client in a fresh wallet holding sandbox USDC, paying the MPP-only headlines. */
+  const newMppBuyer = async () => {
+    const account = privateKeyToAccount(generatePrivateKey());
+    await chain.fundSandboxAddress(account.address, FUNDING);
+    const { name, version } = await chain.usdcDomain();
+    const method = evm({ account, networks: [chain.info.chainId], currencies: [chain.info.usdcAddress], decimals: 6, authorization: { name, version }, maxAmount: '0.01' });
+    const payingFetch = Mppx.create({ methods: [method], polyfill: false }).fetch;
+    return async () => {
+      const response = await payingFetch(headlinesUrl);
+      if (response.status !== 200 || !response.headers.has('payment-receipt')) throw new Error(`The direct MPP payment answered ${response.status}: ${await response.text()}`);
+      await response.arrayBuffer();
+    };
+  };
+
+  /**
+   * An agent funded the way an owner funds one, whose funding the sandbox mirrors on chain, paying
+   * through `endpoint` (/pay/fetch is /x402/fetch's newer name); `protocol`: the payment must be that one.
+   */
+  const newAgent = async (url = quoteUrl, endpoint: 'x402/fetch' | 'pay/fetch' = 'x402/fetch', protocol?: 'mpp') => {
     const created = await createFundedAgent(h, ownerId, FUNDING);
     await mirrorFundingOnChain(deps, { agentId: created.agent.id, amount: FUNDING, currency: 'USDC', replayed: created.replayed });
     const headers = { 'content-type': 'application/json', 'x-agent-did': created.agent.did, authorization: `Bearer ${created.api_key.key}` };
     return async () => {
-      const response = await fetch(`${appUrl}/functions/v1/mcp-server/x402/fetch`, { method: 'POST', headers, body: JSON.stringify({ url }) });
+      const response = await fetch(`${appUrl}/functions/v1/mcp-server/${endpoint}`, { method: 'POST', headers, body: JSON.stringify({ url }) });
       const text = await response.text();
-      const upstream = response.status === 200 ? (JSON.parse(text) as { status?: number; payment?: unknown }) : undefined;
-      if (upstream?.status !== 200 || !upstream.payment) throw new Error(`The payment through Purser answered ${response.status}: ${text}`);
+      const upstream = response.status === 200 ? (JSON.parse(text) as { status?: number; payment?: { protocol?: string } }) : undefined;
+      if (upstream?.status !== 200 || !upstream.payment || (protocol && upstream.payment.protocol !== protocol)) throw new Error(`The payment through Purser answered ${response.status}: ${text}`);
     };
   };
 
@@ -142,7 +170,22 @@ export async function measureX402(h: Harness, { payments, burst, callsPerPayer =
     target: { of: 'report' },
     detail: `${payments} each after one deposit; a voucher per call, no transaction; exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
   };
-  if (burst <= 0) return { latency, upto, channel };
+
+  const directMpp = await newMppBuyer();
+  const purserMpp = await newAgent(headlinesUrl, 'pay/fetch', 'mpp');
+  log(`MPP: ${payments} charges each way, one at a time, taken in turns`);
+  await h.guard(pairedLatencies(WARM_UP, purserMpp, directMpp));
+  const [purserMppMs, directMppMs] = await h.guard(pairedLatencies(payments, purserMpp, directMpp));
+  const mpp: Measurement = {
+    name: `MPP charge through /pay/fetch, p50 (${databaseName(h)})`,
+    value: percentile(purserMppMs, 0.5),
+    unit: 'ms',
+    floor: percentile(directMppMs, 0.5),
+    floorName: "mppx's own client paying the MPP seller directly",
+    target: { of: 'ratio', op: '<=', bound: 1.5 },
+    detail: `${payments} each, taken in turns; p95 ${formatNumber(percentile(purserMppMs, 0.95))} ms vs ${formatNumber(percentile(directMppMs, 0.95))} ms; x402 exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
+  };
+  if (burst <= 0) return { latency, upto, channel, mpp };
 
   const directBurst = await Promise.all(Array.from({ length: burst }, async () => inSequence(callsPerPayer, await newBuyer())));
   const purserBurst = await Promise.all(Array.from({ length: burst }, async () => inSequence(callsPerPayer, await newAgent())));
@@ -163,6 +206,7 @@ export async function measureX402(h: Harness, { payments, burst, callsPerPayer =
     latency,
     upto,
     channel,
+    mpp,
     burst: {
       name: `x402 burst: ${calls} paid calls from ${burst} agents through /x402/fetch (${databaseName(h)})`,
       value: purserRate,
@@ -191,7 +235,7 @@ if (isEntryPoint(import.meta.url)) {
   const h = await startHarness({ app: true, database: process.argv[4] === 'pglite' ? 'pglite' : 'postgres' });
   try {
     const x402 = await measureX402(h, { payments, burst });
-    printMeasurements([x402.latency, x402.upto, x402.channel, ...(x402.burst ? [x402.burst] : [])]);
+    printMeasurements([x402.latency, x402.upto, x402.channel, x402.mpp, ...(x402.burst ? [x402.burst] : [])]);
   } finally {
     await h.close();
   }

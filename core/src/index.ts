@@ -7,6 +7,7 @@ export * from './contracts/auth';
 export * from './did';
 export * from './contracts/agents';
 export * from './contracts/agent-identity';
+export * from './contracts/payment-protocols';
 export * from './kya';
 export * from './policy/policy-rules';
 export * from './policy/evaluate-policy';

@@ -10,6 +10,8 @@ export { agentLedgerUsdc, atomicDollars, payerAndPayee, type PayingAgent } from 
 export { docRecipe, EXAMPLE_DID, EXAMPLE_URL, fillIn } from '../test/support/doc-recipes';
 // A seller that verifies agents' request signatures with Cloudflare's packages (docs/identity.md).
 export { startVerifyingSeller, VERIFYING_SELLER_PRICE, type SeenRequest, type VerifiedIdentity, type VerifyingSeller } from '../test/support/verifying-seller';
+// A seller paid through MPP with the official mppx server (and its x402 offer), honest or lying one way.
+export { MPP_SELLER_PATH, MPP_SELLER_PRICE, startMppSeller, type MppSeller, type MppSellerOptions, type MppSettlement, type SeenMppRequest } from '../test/support/mpp-seller';
 export { documentedOperations, operationAt, servedOpenApiDocument, type DocumentedOperation } from '../test/support/openapi-document';
 export { createInvitation } from './services/invitations/create-invitation';
 export { verifyAuditExport } from './services/audit/verify-audit-export';

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../money';
 import { agentCredentialView, agentTransactionView, spendingRulesView } from './agents';
 import { INTENT_STATUSES, metadataSchema, railSchema, sellerReceiptView } from './intents';
+import { PAYMENT_PROTOCOLS } from './payment-protocols';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
 
 export const AGENT_API_PREFIX = '/functions/v1/mcp-server';
@@ -264,6 +265,18 @@ export const x402SignedPaymentView = z.object({
 });
 export type X402SignedPaymentView = z.infer<typeof x402SignedPaymentView>;
 
+/** An MPP seller's Payment-Receipt as it was sent, and what the chain says of the transaction it names. */
+export const mppReceiptView = z.object({
+  method: z.string(),
+  status: z.string(),
+  /** The transaction the seller says settled the payment. */
+  reference: z.string(),
+  timestamp: z.string(),
+  /** True when one read of that transaction shows it used this payment's authorisation. */
+  confirmed: z.boolean(),
+});
+export type MppReceiptView = z.infer<typeof mppReceiptView>;
+
 export const x402UpstreamResponseView = z.object({
   status: z.number(),
   headers: z.record(z.string(), z.string()),
@@ -272,8 +285,12 @@ export const x402UpstreamResponseView = z.object({
   body_encoding: z.enum(['utf8', 'base64']),
   /** The seller's decoded PAYMENT-RESPONSE / X-PAYMENT-RESPONSE; null when it sent none. */
   payment_response: z.record(z.string(), z.unknown()).nullable(),
-  /** The agent's payment behind the header, when one was sent. */
-  payment: z.object({ intent_id: z.string(), status: z.enum(INTENT_STATUSES), transaction_hash: z.string().nullable() }).nullable(),
+  /** The agent's payment behind the header, when one was sent, and the protocol it was paid in. */
+  payment: z
+    .object({ intent_id: z.string(), status: z.enum(INTENT_STATUSES), transaction_hash: z.string().nullable(), protocol: z.enum(PAYMENT_PROTOCOLS).optional() })
+    .nullable(),
+  /** An MPP seller's Payment-Receipt, decoded, with whether the chain confirms the transaction it names; null when it sent none. */
+  mpp_receipt: mppReceiptView.nullable().optional(),
   /** The seller's signed receipt for this payment, checked; null when it sent none. */
   seller_receipt: sellerReceiptView.nullable().optional(),
   /** Paid through a batch-settlement channel: the voucher this call signed (`payment` is the channel's intent). */

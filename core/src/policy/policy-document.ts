@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { KYA_TIER_NAMES } from '../contracts/agents';
+import { PAYMENT_PROTOCOLS } from '../contracts/payment-protocols';
 import { toDecimalString } from '../money';
 import type { PolicyRules } from './policy-rules';
 import { DAYS_OF_WEEK } from './zoned-time';
@@ -29,6 +30,7 @@ export const policyRulesDocumentView = z.object({
   timeWindows: z.array(z.object({ days: z.array(z.enum(DAYS_OF_WEEK)), start: z.string(), end: z.string() })).optional(),
   kyaEscalation: z.enum(KYA_TIER_NAMES).optional(),
   timeBox: z.string().optional(),
+  preferredProtocol: z.enum(PAYMENT_PROTOCOLS).optional(),
 });
 export type StoredPolicyRules = z.infer<typeof policyRulesDocumentView>;
 
@@ -49,5 +51,6 @@ export function policyRulesToDocument(rules: PolicyRules): StoredPolicyRules {
   }
   if (rules.kyaEscalation !== undefined) document.kyaEscalation = rules.kyaEscalation;
   if (rules.timeBox !== undefined) document.timeBox = rules.timeBox.text;
+  if (rules.preferredProtocol !== undefined) document.preferredProtocol = rules.preferredProtocol;
   return document;
 }

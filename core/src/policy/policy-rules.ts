@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { spendingLimitSchema } from '../contracts/agents';
+import { PAYMENT_PROTOCOLS, type PaymentProtocol } from '../contracts/payment-protocols';
 import type { KyaTier } from '../kya';
 import { COUNTRY_CODE_HINTS, COUNTRY_CODES } from './country-codes';
 import { DAYS_OF_WEEK, type DayOfWeek } from './zoned-time';
@@ -182,6 +183,7 @@ const RULE_NAMES = [
   'timeWindows',
   'kyaEscalation',
   'timeBox',
+  'preferredProtocol',
 ] as const;
 
 /**
@@ -210,6 +212,8 @@ export const policyRulesSchema = z
         .optional(),
       kyaEscalation: kyaEscalationSchema.optional(),
       timeBox: timeBoxSchema.optional(),
+      /** Which protocol an agent pays a seller that offers both in (an x402 offer and an MPP challenge); left out: the cheaper, then x402. */
+      preferredProtocol: z.enum(PAYMENT_PROTOCOLS, { error: `preferredProtocol must be one of ${PAYMENT_PROTOCOLS.join(', ')}` }).optional(),
     },
     {
       error: (issue) =>
@@ -233,3 +237,11 @@ export const policyRulesSchema = z
 export type PolicyRulesDocument = z.input<typeof policyRulesSchema>;
 /** After parsing: atomic units, normalised names. */
 export type PolicyRules = z.output<typeof policyRulesSchema>;
+
+/**
+ * The protocol the owner's enforced policies prefer for a seller offering both; the most specific
+ * one wins (the documents come owner-wide first, then the agent's, then the intent's). Null: none.
+ */
+export function preferredProtocolOf(policies: readonly { rules: PolicyRules; shadow: boolean }[]): PaymentProtocol | null {
+  return policies.filter((policy) => !policy.shadow && policy.rules.preferredProtocol !== undefined).at(-1)?.rules.preferredProtocol ?? null;
+}

@@ -6,8 +6,9 @@
  * (`batch-settlement`: one deposit, then a signed voucher per call), each behind the official x402
  * seller middleware (@x402/hono; there is no Fastify one), paid to the sandbox's demo seller in
  * sandbox USDC. The channel seller signs its claims and refunds with the demo seller's own key.
- * Fastify hands each request to a small Hono app and sends back what it answers. On a real
- * network nothing is registered.
+ * Headlines are paid with MPP alone and exchange rates with MPP or x402, behind the official
+ * `mppx` seller instead (sandbox-mpp-routes.ts). Fastify hands each request to a small Hono app
+ * and sends back what it answers. On a real network nothing is registered.
  */
 import { paymentMiddleware, setSettlementOverrides, x402ResourceServer } from '@x402/hono';
 import { ExactEvmScheme } from '@x402/evm/exact/server';
@@ -23,6 +24,7 @@ import { ANVIL_MNEMONIC } from '../services/chain/sandbox/start-sandbox-chain';
 import { defineRoute, type ApiRoute } from './api-v1/define-route';
 import { registerRoute } from './api-v1/register-route';
 import { SANDBOX_CHART_MEDIA_TYPE, sandboxChartPng } from './sandbox-chart';
+import { createSandboxMppSeller, MPP_PAYMENT_REQUIRED, type MppOffer } from './sandbox-mpp-routes';
 
 export const SANDBOX_PAID_PREFIX = '/sandbox/paid';
 
@@ -40,6 +42,8 @@ interface PaidEndpoint {
   charge?(query: Record<string, string>): bigint;
   /** Paid through a payment channel (batch-settlement), with this minimum deposit. */
   channelDeposit?: string;
+  /** Paid with MPP (mppx's seller), alone or with mppx's x402 offer beside it, instead of the x402 middleware. */
+  mpp?: MppOffer;
   description: string;
   query?: z.ZodType;
   response: z.ZodType;
@@ -84,6 +88,22 @@ function tokensOf(query: Record<string, string>): number {
 }
 
 const tickView = z.object({ symbol: z.string(), priceUsd: z.number(), at: z.string(), note: z.string() });
+
+const headlinesView = z.object({ headlines: z.array(z.object({ title: z.string(), source: z.string() })), publishedAt: z.string(), note: z.string() });
+
+const HEADLINES = [
+  { title: 'Agents now pay for one API call at a time, in stablecoins', source: 'The Ledger Gazette' },
+  { title: 'Two payment protocols, one wallet: sellers offer MPP and x402 side by side', source: 'Machine Commerce Weekly' },
+  { title: 'Spending limits per agent become the norm for paid APIs', source: 'The Ledger Gazette' },
+];
+
+const fxRateView = z.object({ pair: z.string(), rate: z.number(), at: z.string(), note: z.string() });
+
+/** A made-up rate that stays the same for a pair, so repeated calls agree. */
+function fxRateFor(pair: string): z.input<typeof fxRateView> {
+  const seed = [...pair].reduce((sum, char) => sum + char.charCodeAt(0), 0);
+  return { pair, rate: Math.round((0.5 + (seed % 100) / 100) * 10_000) / 10_000, at: new Date().toISOString(), note: DEMO_NOTE };
+}
 
 const QUOTES = [
   { quote: 'The secret of getting ahead is getting started.', author: 'Mark Twain' },
@@ -182,6 +202,25 @@ const ENDPOINTS: PaidEndpoint[] = [
     response: z.string().meta({ format: 'binary', description: 'The PNG image' }),
     respond: () => sandboxChartPng(),
   },
+  {
+    path: '/headlines',
+    operationId: 'sandboxHeadlines',
+    price: '$0.01',
+    description: "Today's headlines on agent payments, paid with MPP (the Machine Payments Protocol) alone",
+    response: headlinesView,
+    mpp: 'only',
+    respond: (): z.input<typeof headlinesView> => ({ headlines: HEADLINES, publishedAt: new Date().toISOString(), note: DEMO_NOTE }),
+  },
+  {
+    path: '/fx-rate',
+    operationId: 'sandboxFxRate',
+    price: '$0.005',
+    description: 'An exchange rate (?pair=, default EUR-USD), paid with MPP or with x402 (exact), as the buyer prefers',
+    query: z.object({ pair: z.string().optional().describe('The currency pair; EUR-USD when left out') }),
+    response: fxRateView,
+    mpp: 'with-x402',
+    respond: (query) => fxRateFor((query.pair?.trim() || 'EUR-USD').slice(0, 15).toUpperCase()),
+  },
 ];
 
 function createPaidApi(chain: EvmChain, payTo: Address): Hono {
@@ -190,7 +229,7 @@ function createPaidApi(chain: EvmChain, payTo: Address): Hono {
   const channels = new BatchSettlementEvmScheme(payTo, { receiverAuthorizerSigner: mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 }), storage: new InMemoryChannelStorage() });
   const server = new x402ResourceServer(chain.facilitator).register(network, new ExactEvmScheme()).register(network, new UptoEvmScheme()).register(network, channels);
   const routes = Object.fromEntries(
-    ENDPOINTS.map((endpoint) => [
+    ENDPOINTS.filter((endpoint) => !endpoint.mpp).map((endpoint) => [
       `GET ${SANDBOX_PAID_PREFIX}${endpoint.path}`,
       {
         accepts: endpoint.channelDeposit
@@ -201,10 +240,14 @@ function createPaidApi(chain: EvmChain, payTo: Address): Hono {
       },
     ]),
   );
+  const mppSeller = createSandboxMppSeller(chain, payTo);
   const api = new Hono();
+  // Gates the routes in its table only; the MPP ones pass on to mppx's middleware.
   api.use(paymentMiddleware(routes, server));
   for (const endpoint of ENDPOINTS) {
-    api.get(`${SANDBOX_PAID_PREFIX}${endpoint.path}`, (c) => {
+    const path = `${SANDBOX_PAID_PREFIX}${endpoint.path}`;
+    if (endpoint.mpp) api.use(path, mppSeller.charge(endpoint.mpp, endpoint.price, endpoint.description));
+    api.get(path, (c) => {
       // A metered call settles what it used, not the maximum the buyer signed.
       if (endpoint.charge) setSettlementOverrides(c, { amount: endpoint.charge(c.req.query()).toString() });
       const answer = endpoint.respond(c.req.query());
@@ -252,7 +295,7 @@ export const sandboxPaidApiRoutes: ApiRoute<z.ZodType, z.ZodType, z.ZodType, z.Z
     query: endpoint.query,
     mediaType: endpoint.mediaType ?? 'application/json',
     response: endpoint.response,
-    otherResponses: { 402: PAYMENT_REQUIRED },
+    otherResponses: { 402: endpoint.mpp ? MPP_PAYMENT_REQUIRED[endpoint.mpp] : PAYMENT_REQUIRED },
     handler: ({ deps, request, reply }) => forward(deps.paidApi, request, reply),
   }),
 );

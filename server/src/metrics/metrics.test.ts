@@ -68,15 +68,17 @@ describe('metrics', () => {
     expect(sample(text, 'purser_policy_decisions_total', { rule: 'APPROVAL_THRESHOLD_EXCEEDED', outcome: 'shadow_require_approval' })).toBe(1);
   });
 
-  it('keeps x402 schemes and webhook outcomes to a bounded set of label values', async () => {
+  it('keeps paid-call protocols, schemes and webhook outcomes to a bounded set of label values', async () => {
     const metrics = createMetrics({ db: fakeDatabase(noRows).db, logger: quiet });
-    countX402Payment('exact', 'signed');
-    countX402Payment('a seller-chosen string', 'unsettled');
-    countX402Payment(undefined, 'unsettled');
+    countX402Payment('exact', 'x402', 'signed');
+    countX402Payment('exact', 'mpp', 'signed');
+    countX402Payment('a seller-chosen string', 'x402', 'unsettled');
+    countX402Payment(undefined, 'x402', 'unsettled');
     for (const status of [200, 204, 500, null]) countWebhookAttempt(status);
     const text = await metrics.scrape();
-    expect(sample(text, 'purser_x402_payments_total', { scheme: 'exact', outcome: 'signed' })).toBe(1);
-    expect(sample(text, 'purser_x402_payments_total', { scheme: 'other', outcome: 'unsettled' })).toBe(2);
+    expect(sample(text, 'purser_x402_payments_total', { protocol: 'x402', scheme: 'exact', outcome: 'signed' })).toBe(1);
+    expect(sample(text, 'purser_x402_payments_total', { protocol: 'mpp', scheme: 'exact', outcome: 'signed' })).toBe(1);
+    expect(sample(text, 'purser_x402_payments_total', { protocol: 'x402', scheme: 'other', outcome: 'unsettled' })).toBe(2);
     expect(sample(text, 'purser_webhook_delivery_attempts_total', { outcome: 'delivered' })).toBe(2);
     expect(sample(text, 'purser_webhook_delivery_attempts_total', { outcome: 'rejected' })).toBe(1);
     expect(sample(text, 'purser_webhook_delivery_attempts_total', { outcome: 'unreachable' })).toBe(1);

@@ -18,7 +18,7 @@ import type { TelemetryOptions } from '@temporalio/worker';
 import { railFromDb, TERMINAL_INTENT_STATUSES, type IntentStatus } from '@purser/core';
 import type { Database } from '@purser/db';
 import type { Logger } from '../logger';
-import { isPayableScheme } from '@purser/core';
+import { isPayableScheme, type PaymentProtocol } from '@purser/core';
 
 const PREFIX = 'purser_';
 
@@ -54,9 +54,9 @@ const policyDecisions = new Counter({
 const x402Payments = new Counter({
   name: 'purser_x402_payments_total',
   help:
-    'x402 payments by scheme and outcome. Signing (/x402/sign-payment, /x402/fetch): signed, replayed, waiting (for the owner or the workflow), refused, declined. ' +
+    'Paid-call payments (x402, and MPP: label protocol) by scheme and outcome. Signing (/x402/sign-payment, /x402/fetch): signed, replayed, waiting (for the owner or the workflow), refused, declined. ' +
     'A signed payment sent to its seller (/x402/fetch, /x402/proxy): settled_confirmed (the ledger has its transaction), settled_pending (the seller says settled, not confirmed yet), unsettled.',
-  labelNames: ['scheme', 'outcome'] as const,
+  labelNames: ['protocol', 'scheme', 'outcome'] as const,
   registers: [processRegistry],
 });
 
@@ -121,8 +121,8 @@ export function countGateDecision(evaluation: { fired: readonly { code: string; 
 export type X402Outcome = 'signed' | 'replayed' | 'waiting' | 'refused' | 'declined' | 'settled_confirmed' | 'settled_pending' | 'unsettled';
 
 /** Counts where an x402 payment's signing or its paid call concludes (paid-calls/sign-payment.ts, proxy-paid-call.ts). */
-export function countX402Payment(scheme: unknown, outcome: X402Outcome): void {
-  x402Payments.inc({ scheme: isPayableScheme(scheme) ? scheme : 'other', outcome });
+export function countX402Payment(scheme: unknown, protocol: PaymentProtocol, outcome: X402Outcome): void {
+  x402Payments.inc({ protocol, scheme: isPayableScheme(scheme) ? scheme : 'other', outcome });
 }
 
 /** Counts one webhook delivery attempt by its answer (deliver-webhook.ts). */

@@ -188,22 +188,35 @@ export const agentRoutes: AgentRoute[] = [
       return { body: view };
     },
   }),
-  defineAgentRoute({
-    method: 'POST',
-    path: '/x402/fetch',
-    operationId: 'x402Fetch',
-    summary: 'Requirements, payment and paid call in one: fetch a URL, paying its 402 if it asks (never above max_amount)',
-    idempotent: true,
-    body: x402FetchInput,
-    response: x402UpstreamResponseView,
-    otherResponses: { 202: 'Accepted: the payment waits for the owner to approve it; the body is the pending payment (as /x402/sign-payment answers)' },
-    handler: async ({ deps, agent, body, idempotencyKey, reply }) => {
-      const outcome = await fetchWithX402(deps, agent, body, { idempotencyKey });
-      if (outcome.kind === 'waiting') return { status: 202, body: outcome.view };
-      setPaymentResponseHeader(reply, outcome.view);
-      return { body: outcome.view };
-    },
-  }),
+  ...(
+    [
+      {
+        path: '/pay/fetch',
+        operationId: 'payFetch',
+        summary:
+          "Fetch a URL, paying its 402 in whichever protocol the seller speaks (x402 or MPP; offered both, the one the owner's policies prefer, else the cheaper, then x402), never above max_amount",
+      },
+      { path: '/x402/fetch', operationId: 'x402Fetch', summary: 'The same as /pay/fetch (its first name): requirements, payment and paid call in one, never above max_amount' },
+    ] as const
+  ).map(({ path, operationId, summary }) =>
+    defineAgentRoute({
+      method: 'POST',
+      path,
+      operationId,
+      summary,
+      description: 'The answer names the protocol the call was paid in (`payment.protocol`) and, for MPP, the seller\'s Payment-Receipt with whether the chain confirms it (`mpp_receipt`).',
+      idempotent: true,
+      body: x402FetchInput,
+      response: x402UpstreamResponseView,
+      otherResponses: { 202: 'Accepted: the payment waits for the owner to approve it; the body is the pending payment (as /x402/sign-payment answers)' },
+      handler: async ({ deps, agent, body, idempotencyKey, reply }) => {
+        const outcome = await fetchWithX402(deps, agent, body, { idempotencyKey });
+        if (outcome.kind === 'waiting') return { status: 202, body: outcome.view };
+        setPaymentResponseHeader(reply, outcome.view);
+        return { body: outcome.view };
+      },
+    }),
+  ),
   defineAgentRoute({
     method: 'GET',
     path: '/x402/channels',

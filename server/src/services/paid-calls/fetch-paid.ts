@@ -6,21 +6,19 @@
  * again with the agent's proof (front/sign-in.ts), then paid only if the seller still asks for it.
  * Every request is signed as the agent with one key (front/call-upstream.ts).
  */
-import { AppError, toDecimalString, type X402FetchInput, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
+import { type X402FetchInput, type X402SignPaymentInput, type X402UpstreamResponseView } from '@purser/core';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { getIntent } from '../intents/get-intent';
 import { callUpstream, requestSignerFor, upstreamView, type CallIdentity, type SignedUpstreamResponse } from './front/call-upstream';
 import { keptAnswersOf } from './front/kept-answers';
 import { channelToReuse, payThroughChannel } from './front/pay-through-channel';
-import { priceFor } from './front/price-requirement';
-import { recommendRequirement } from './front/recommend-requirement';
+import { chooseOffer, offerChosenBefore, offersPayment, readOffers, type SellerOffers } from './front/choose-offer';
 import { signInWithX } from './front/sign-in';
 import type { FetchOutcome, X402Deps } from './front/x402-deps';
 import { proxyX402Request } from './proxy-paid-call';
 import { schemeFor } from './schemes/lookup';
 import { signX402Payment } from './sign-payment';
-import type { X402IntentMetadata } from './x402/intent-metadata';
-import { readPaymentRequired, type PaymentRequiredInfo } from './x402/payment-required';
+import { protocolOf, x402MetadataOf, type X402IntentMetadata } from './x402/intent-metadata';
 import { readSignInChallenge } from './x402/sign-in-with-x';
 
 export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, input: X402FetchInput, options: { idempotencyKey?: string } = {}): Promise<FetchOutcome> {
@@ -28,46 +26,43 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   const signer = await requestSignerFor(deps, agent);
   const identity: CallIdentity = { signer, tag: 'web-bot-auth' };
   // `call` is the request as it goes out from here on: with the agent's sign-in when it was asked for.
-  const { call, response, info } = await signInIfAsked(deps, agent, input, identity, await callUpstream(deps, input, identity));
+  const { call, response, offers } = await signInIfAsked(deps, agent, input, identity, await callUpstream(deps, input, identity));
   // Nothing to pay: the seller's answer as it is, a sign-in it still refuses included.
-  if (!info || info.accepts.length === 0) return { kind: 'response', view: upstreamView(response, null) };
+  if (!offersPayment(offers)) return { kind: 'response', view: upstreamView(response, null) };
 
-  // An open channel to this seller is used before anything else it offers; otherwise the
-  // recommended requirement, which is a channel only when the seller offers nothing else.
-  const reuse = await channelToReuse(deps, agent, info);
-  const requirement = reuse?.requirement ?? recommendRequirement(info.accepts, info.x402Version, deps.chain.info.network, deps.chain.info.usdcAddress);
-  if (!requirement) {
-    throw new AppError('RAIL_UNAVAILABLE', `The seller accepts no exact USDC payment on ${deps.chain.info.network} (${deps.chain.info.displayName})`);
-  }
-  const priced = priceFor(deps, requirement as unknown as Record<string, unknown>, info.x402Version);
-  // What this call adds: its price, for a channel the voucher's increment; a channel the call
-  // opens holds its whole deposit, which max_amount bounds too (front/pay-through-channel.ts).
-  const price = priced.channel?.price ?? priced.amount;
-  if (input.max_amount !== undefined && price > input.max_amount) {
-    throw new AppError('POLICY_VIOLATION', `The seller asks ${toDecimalString(price)} USDC, more than max_amount ${toDecimalString(input.max_amount)}; nothing was paid`);
-  }
+  // An open channel to this seller is used before anything else it offers in x402; otherwise the
+  // recommended requirement, which is a channel only when the seller offers nothing else. Then
+  // the protocol: the one offer Purser pays of the seller's x402 and MPP offers, never above
+  // max_amount (for a channel, what the call adds: the voucher's increment; a channel the call
+  // opens holds its whole deposit, which max_amount bounds too: front/pay-through-channel.ts).
+  // A retry under the same Idempotency-Key pays what the first call chose.
+  const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
+  const reuse = offers.x402 ? await channelToReuse(deps, agent, offers.x402) : null;
+  const { requirement, x402Version, priced, mpp } =
+    (await offerChosenBefore(deps, agent, idempotencyKey)) ?? (await chooseOffer(deps, agent, offers, reuse?.requirement ?? null, input.max_amount));
+  const info = offers.x402;
   const sign = (channel: boolean) =>
     signX402Payment(
       deps,
       agent,
       {
         requirement: requirement as unknown as X402SignPaymentInput['requirement'],
-        x402_version: info.x402Version,
+        x402_version: x402Version,
         url: input.url,
-        ...(info.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
+        ...(!mpp && info?.resource ? { resource: info.resource as X402IntentMetadata['resource'] } : {}),
         // A channel pays many calls: it is named after its seller, not after the first call.
         description: input.description ?? (channel ? `Payment channel to ${new URL(input.url).host}` : undefined),
         category: input.category,
         idempotency_key: input.idempotency_key,
-        ...(info.extensions ? { extensions: info.extensions } : {}),
+        ...(!mpp && info?.extensions ? { extensions: info.extensions } : {}),
+        ...(mpp ? { mpp } : {}),
       },
       { idempotencyKey: options.idempotencyKey, urlFetched: true, channel, forwardNow: !channel },
     );
   if (schemeFor(priced.scheme).channel) {
-    const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
     return payThroughChannel(deps, agent, {
       input: call,
-      info,
+      info: info!,
       requirement: requirement as unknown as Record<string, unknown>,
       priced,
       signer,
@@ -91,13 +86,13 @@ async function signInIfAsked(
   call: X402FetchInput,
   identity: CallIdentity,
   response: SignedUpstreamResponse,
-): Promise<{ call: X402FetchInput; response: SignedUpstreamResponse; info: PaymentRequiredInfo | null }> {
-  const info = readPaymentRequired(response);
-  const challenge = info && readSignInChallenge(info.extensions);
-  if (!challenge) return { call, response, info };
+): Promise<{ call: X402FetchInput; response: SignedUpstreamResponse; offers: SellerOffers | null }> {
+  const offers = readOffers(response);
+  const challenge = offers?.x402 && readSignInChallenge(offers.x402.extensions);
+  if (!challenge) return { call, response, offers };
   const signedIn = { ...call, headers: { ...call.headers, ...(await signInWithX(deps, agent, challenge, call.url)) } };
   const again = await callUpstream(deps, signedIn, identity);
-  return { call: signedIn, response: again, info: readPaymentRequired(again) };
+  return { call: signedIn, response: again, offers: readOffers(again) };
 }
 
 async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, intentId: string): Promise<X402UpstreamResponseView | null> {
@@ -105,8 +100,14 @@ async function keptSellerResponse(deps: X402Deps, agent: AuthenticatedAgent, int
     where: { paymentIntentId: intentId, status: 'settled', paymentIntent: { agentId: agent.agentId } },
     select: { details: true },
   });
-  const { sellerResponse, transactionHash, sellerReceipt } = keptAnswersOf(operation?.details);
+  const { sellerResponse, transactionHash, sellerReceipt, mppReceipt } = keptAnswersOf(operation?.details);
   if (!sellerResponse) return null;
   const intent = await getIntent(deps.db.prisma, agent.ownerId, intentId);
-  return { ...sellerResponse, payment: { intent_id: intentId, status: intent.status, transaction_hash: transactionHash ?? null }, seller_receipt: sellerReceipt ?? null };
+  const protocol = protocolOf(x402MetadataOf(intent.metadata));
+  return {
+    ...sellerResponse,
+    payment: { intent_id: intentId, status: intent.status, transaction_hash: transactionHash ?? null, protocol },
+    seller_receipt: sellerReceipt ?? null,
+    ...(mppReceipt ? { mpp_receipt: mppReceipt } : {}),
+  };
 }

@@ -10,7 +10,7 @@
  * follows it on chain. A channel's settlement is not in one transaction a seller can name: it is
  * waited for (bounded) until the workflow has settled it in the ledger.
  */
-import type { IntentStatus, X402ProxyInput, X402UpstreamResponseView } from '@purser/core';
+import type { IntentStatus, PaymentProtocol, X402ProxyInput, X402UpstreamResponseView } from '@purser/core';
 import { countX402Payment } from '../../metrics/metrics';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { isAnswerable } from '../agent-api/intent-outcome';
@@ -21,14 +21,32 @@ import { callUpstream, requestSignerFor, upstreamView } from './front/call-upstr
 import type { AgentRequestSigner } from '../identity/sign-agent-request';
 import { intentTerms, signedHeaderOf, type KnownHeader } from './front/checked-header';
 import { confirmSettlement } from './front/confirm-settlement';
-import { keepRequestSignature, keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
+import { keepMppReceipt, keepRequestSignature, keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
 import { checkSellerReceipt, receiptInPaymentResponse, type SellerReceipt } from './front/seller-receipts';
 import { schemeContext, type X402Deps } from './front/x402-deps';
 import { isPayableScheme } from '@purser/core';
 import { schemeFor } from './schemes/lookup';
 import { x402MetadataOf } from './x402/intent-metadata';
-import { decodePaymentHeader, paymentHeaderName, paymentPayer } from './x402/payment-header';
-import { readPaymentResponse } from './x402/payment-response';
+import { readPaymentReceipt, type MppReceipt } from './mpp/payment-receipt';
+import { decodePaymentHeader, headerNameOf, paymentPayer } from './x402/payment-header';
+import { readPaymentResponse, type PaymentResponseInfo } from './x402/payment-response';
+
+/**
+ * The seller's word that it settled, in each protocol's wire: x402's PAYMENT-RESPONSE, or MPP's
+ * Payment-Receipt (its `reference` the transaction). Either is checked on chain before it counts.
+ */
+const settlementReports: Record<PaymentProtocol, (headers: Record<string, string>) => (PaymentResponseInfo & { mppReceipt?: MppReceipt }) | null> = {
+  x402: readPaymentResponse,
+  mpp: (headers) => {
+    const receipt = readPaymentReceipt(headers);
+    return receipt && { success: receipt.status === 'success', transaction: receipt.reference, raw: receipt, mppReceipt: receipt };
+  },
+};
+
+/** The headers without any by `name` (any case): the one Purser signed replaces what the agent sent. */
+function withoutHeader(headers: Record<string, string>, name: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([key]) => key.toLowerCase() !== name.toLowerCase()));
+}
 
 /** How long a proxied call waits for the seller's settlement to reach the ledger. */
 const SETTLEMENT_WAIT_MS = 15_000;
@@ -47,7 +65,8 @@ export async function proxyX402Request(
   }
   const decoded = decodePaymentHeader(input.payment_header);
   const { intentId, details } = known ?? (await signedHeaderOf(deps, agent, input.payment_header, decoded));
-  const headers = { ...input.headers, [paymentHeaderName(decoded.x402Version)]: input.payment_header };
+  const { protocol } = decoded;
+  const headers = { ...withoutHeader(input.headers, headerNameOf(decoded)), [headerNameOf(decoded)]: input.payment_header };
   let response;
   try {
     response = await callUpstream(deps, { ...input, headers }, { ...identity, tag: 'agent-payer-auth' });
@@ -57,7 +76,7 @@ export async function proxyX402Request(
   }
   if (response.requestSignature) await keepRequestSignature(deps.db.prisma, intentId, response.requestSignature);
   const answer = upstreamView(response, null);
-  const paid = readPaymentResponse(response.headers);
+  const paid = settlementReports[protocol](response.headers);
   const tellWorkflow = () => signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
   const settledInOneTransaction = isPayableScheme(details.scheme) && !schemeFor(details.scheme).channel;
   let status: IntentStatus;
@@ -79,9 +98,15 @@ export async function proxyX402Request(
     status = (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
   }
   const hash = await keepSellerResponse(deps.db.prisma, intentId, paid?.success === true ? answer : null);
-  countX402Payment(details.scheme, paid?.success !== true ? 'unsettled' : hash ? 'settled_confirmed' : 'settled_pending');
+  countX402Payment(details.scheme, protocol, paid?.success !== true ? 'unsettled' : hash ? 'settled_confirmed' : 'settled_pending');
   const sellerReceipt = await checkedSellerReceipt(deps, intentId, answer.payment_response, { payer: paymentPayer(decoded), url: input.url, transaction: hash });
-  return { ...answer, payment: { intent_id: intentId, status, transaction_hash: hash }, seller_receipt: sellerReceipt };
+  const mppReceipt = paid?.mppReceipt ? await keepMppReceipt(deps.db.prisma, intentId, { ...paid.mppReceipt, confirmed: hash !== null && hash.toLowerCase() === paid.mppReceipt.reference.toLowerCase() }) : null;
+  return {
+    ...answer,
+    payment: { intent_id: intentId, status, transaction_hash: hash, protocol },
+    seller_receipt: sellerReceipt,
+    ...(protocol === 'mpp' ? { mpp_receipt: mppReceipt } : {}),
+  };
 }
 
 /**

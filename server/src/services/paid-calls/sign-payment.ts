@@ -21,8 +21,8 @@ import type { X402Deps } from './front/x402-deps';
 import { NO_SINGLE_HEADER } from './schemes/batch-settlement/batch-settlement-scheme';
 import { schemeFor } from './schemes/lookup';
 import { refused } from './schemes/problems';
-import type { X402IntentMetadata } from './x402/intent-metadata';
-import { paymentHeaderName } from './x402/payment-header';
+import { protocolOf, type X402IntentMetadata } from './x402/intent-metadata';
+import { headerNameOf } from './x402/payment-header';
 
 export interface SignedPayment {
   view: X402SignedPaymentView;
@@ -37,7 +37,7 @@ export interface SignedPayment {
 export async function signX402Payment(
   deps: X402Deps,
   agent: AuthenticatedAgent,
-  input: X402SignPaymentInput & { resource?: X402IntentMetadata['resource'] },
+  input: X402SignPaymentInput & { resource?: X402IntentMetadata['resource']; mpp?: X402IntentMetadata['mpp'] },
   options: { idempotencyKey?: string; waitMs?: number; urlFetched?: boolean; channel?: boolean; forwardNow?: boolean } = {},
 ): Promise<SignedPayment> {
   const { requirement, x402_version: version } = input;
@@ -57,16 +57,17 @@ export async function signX402Payment(
     // Host rules of merchant policies count only for a URL Purser fetched itself.
     url_fetched: options.urlFetched === true,
     ...(version === 2 && input.extensions ? await answeredExtensions(input.extensions, url) : {}),
+    ...(input.mpp ? { protocol: 'mpp' as const, mpp: input.mpp } : {}),
   };
   const description = input.description ?? (typeof requirement.description === 'string' ? requirement.description : undefined) ?? input.resource?.description ?? '';
   const intentInput = {
     agentId: agent.agentId,
     amount,
     currency: 'USDC' as const,
-    purpose: (description || `x402 payment to ${merchant}`).slice(0, 500),
+    purpose: (description || `${protocolOf(x402) === 'mpp' ? 'MPP' : 'x402'} payment to ${merchant}`).slice(0, 500),
     merchant,
     toAddress: payTo,
-    category: input.category ?? 'x402',
+    category: input.category ?? protocolOf(x402),
     metadata: { url: url ?? null, network: chain.info.network, x402 },
     rail: 'x402-base' as const,
     maxRetries: 2,
@@ -84,7 +85,7 @@ export async function signX402Payment(
   const forwardNow = options.forwardNow === true && operation?.status === 'pending' && header !== null;
   if (inRequest && !forwardNow) void inRequest.startWorkflow();
   const refusal = refusalOf(intent);
-  countX402Payment(scheme, refusal ? 'refused' : operation?.status === 'declined' ? 'declined' : !header ? 'waiting' : replayed ? 'replayed' : 'signed');
+  countX402Payment(scheme, protocolOf(x402), refusal ? 'refused' : operation?.status === 'declined' ? 'declined' : !header ? 'waiting' : replayed ? 'replayed' : 'signed');
   if (refusal) throw refusal;
   if (operation?.status === 'declined') throw new AppError('PAYMENT_DECLINED', `${operation.declineMessage ?? 'The payment was declined'} (payment intent ${intentId})`);
 
@@ -95,7 +96,7 @@ export async function signX402Payment(
     status: intent.status,
     xPaymentHeader: header,
     x_payment_header: header,
-    header_name: paymentHeaderName(version),
+    header_name: headerNameOf({ protocol: protocolOf(x402), x402Version: version }),
     x402_version: version,
     amount: intent.amount,
     amount_exact: toDecimalString(amount),
@@ -105,7 +106,7 @@ export async function signX402Payment(
     message: header
       ? operation?.status === 'settled'
         ? 'This payment has already been redeemed by the seller.'
-        : `Send it to the seller in the ${paymentHeaderName(version)} header, or call /x402/proxy with it, before valid_before.`
+        : `Send it to the seller in the ${headerNameOf({ protocol: protocolOf(x402), x402Version: version })} header, or call /x402/proxy with it, before valid_before.`
       : intent.status === 'pending_approval'
         ? 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.'
         : 'The payment is still being processed; repeat this call with the same Idempotency-Key to get the header.',

@@ -6,7 +6,7 @@
  * operation: the header it hands out, the window it may be used in, its transaction once settled.
  */
 import type { PrismaClient } from '@purser/db';
-import { requestSignatureView, type RequestSignatureView, type X402UpstreamResponseView } from '@purser/core';
+import { mppReceiptView, requestSignatureView, type MppReceiptView, type RequestSignatureView, type X402UpstreamResponseView } from '@purser/core';
 import type { Address } from 'viem';
 import { z } from 'zod';
 import { mergeDetails } from '../schemes/operation-details';
@@ -27,6 +27,7 @@ const KeptAnswers = z.looseObject({
   sellerResponse: z.custom<Omit<X402UpstreamResponseView, 'payment'>>((value) => typeof value === 'object' && value !== null).optional(),
   sellerReceipt: z.custom<SellerReceipt>((value) => typeof value === 'object' && value !== null).optional(),
   requestSignature: requestSignatureView.optional(),
+  mppReceipt: mppReceiptView.optional(),
 });
 export type KeptAnswers = z.infer<typeof KeptAnswers>;
 
@@ -69,4 +70,12 @@ export async function keepSellerReceipt(prisma: PrismaClient, intentId: string, 
 export async function keepRequestSignature(prisma: PrismaClient, intentId: string, signature: RequestSignatureView): Promise<void> {
   const patch: Partial<KeptAnswers> = { requestSignature: signature };
   await mergeDetails(prisma, { intentId }, patch, { returning: [] });
+}
+
+/** Keeps an MPP seller's Payment-Receipt (with whether the chain confirms it), whatever state the operation is in: the owner sees what the seller claimed. */
+export async function keepMppReceipt(prisma: PrismaClient, intentId: string, receipt: MppReceiptView): Promise<MppReceiptView> {
+  if (Buffer.byteLength(JSON.stringify(receipt)) > KEPT_RECEIPT_MAX_BYTES) return receipt;
+  const patch: Partial<KeptAnswers> = { mppReceipt: receipt };
+  await mergeDetails(prisma, { intentId }, patch, { returning: [] });
+  return receipt;
 }

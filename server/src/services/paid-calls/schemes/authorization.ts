@@ -71,6 +71,7 @@ export async function signedOperation(
     domain,
     resource: x402.resource,
     paymentId: { id: paymentIdentifierFor(payment.payer.agentId, idempotencyKey), declared: declaredPaymentIdentifier(x402.extensions) },
+    ...(x402.mpp ? { mpp: x402.mpp } : {}),
   });
   // The window is Purser's, counted from now: the header may not outlive it.
   const latest = latestValidBefore(price.validitySeconds);

@@ -11,6 +11,7 @@ import type { EvmChain } from '../../chain/evm-chain';
 import type { NewOperation, StoredOperation } from '../../rail-operations/operation-record';
 import type { RailPayment } from '../../rail-operations/rail';
 import type { PayableScheme } from '@purser/core';
+import type { MppChallenge } from '../mpp/payment-challenge';
 import type { DecodedPaymentHeader } from '../x402/payment-header';
 import type { X402IntentMetadata } from '../x402/intent-metadata';
 import type { X402Version } from '../x402/payment-required';
@@ -95,6 +96,8 @@ export interface SignRequest {
    * extension: the seller's declaration echoed as it was (sellers check the echo) with the id added.
    */
   paymentId?: { id: string; declared?: unknown };
+  /** Paid over MPP: the challenge the credential answers (the `exact` authorisation is then an MPP credential). */
+  mpp?: { challenge: MppChallenge };
 }
 
 /** A signed authorisation's terms, for the owner's payment page. */

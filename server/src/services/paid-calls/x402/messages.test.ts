@@ -233,12 +233,12 @@ describe('decodePaymentHeader', () => {
   it('round-trips a v2 payment and its accepted requirement', () => {
     const accepted = v2Requirement({});
     const header = encodePaymentSignatureHeader({ x402Version: 2, resource: v2PaymentRequired.resource, accepted, payload: { authorization, signature } });
-    expect(decodePaymentHeader(header)).toEqual({ x402Version: 2, scheme: 'exact', network: 'eip155:84532', accepted, payload: { authorization, signature } });
+    expect(decodePaymentHeader(header)).toEqual({ protocol: 'x402', x402Version: 2, scheme: 'exact', network: 'eip155:84532', accepted, payload: { authorization, signature } });
   });
 
   it('round-trips a v1 payment with its network mapped', () => {
     const header = base64Json({ x402Version: 1, scheme: 'exact', network: 'base-sepolia', payload: { authorization, signature } });
-    expect(decodePaymentHeader(header)).toEqual({ x402Version: 1, scheme: 'exact', network: 'eip155:84532', payload: { authorization, signature } });
+    expect(decodePaymentHeader(header)).toEqual({ protocol: 'x402', x402Version: 1, scheme: 'exact', network: 'eip155:84532', payload: { authorization, signature } });
   });
 
   it('reads an upto payment: a Permit2 witness transfer of at most its maximum', () => {
@@ -253,7 +253,7 @@ describe('decodePaymentHeader', () => {
     };
     const header = encodePaymentSignatureHeader({ x402Version: 2, accepted, payload: { permit2Authorization, signature } });
     const decoded = decodePaymentHeader(header);
-    expect(decoded).toEqual({ x402Version: 2, scheme: 'upto', network: 'eip155:84532', accepted, payload: { permit2Authorization, signature } });
+    expect(decoded).toEqual({ protocol: 'x402', x402Version: 2, scheme: 'upto', network: 'eip155:84532', accepted, payload: { permit2Authorization, signature } });
     expect(paymentReference(decoded)).toBe('123456789');
     // An upto payment carrying an EIP-3009 payload is neither.
     expect(() => decodePaymentHeader(encodePaymentSignatureHeader({ x402Version: 2, accepted, payload: { authorization, signature } }))).toThrow(expect.objectContaining({ code: 'VALIDATION_FAILED' }));

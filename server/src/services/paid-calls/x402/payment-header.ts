@@ -4,10 +4,11 @@
  * payload by its scheme: an `exact` EIP-3009 authorisation or an `upto` Permit2 authorisation
  * (a channel's vouchers are read by schemes/batch-settlement/).
  */
-import { AppError } from '@purser/core';
+import { AppError, type PaymentProtocol } from '@purser/core';
 import { decodePaymentSignatureHeader } from '@x402/core/http';
 import { PaymentPayloadSchema, type PaymentRequirementsV2 } from '@x402/core/schemas';
 import { z } from 'zod';
+import { decodeChargeCredential, isMppCredential, MPP_CREDENTIAL_HEADER } from '../mpp/payment-credential';
 import { caip2Network, type X402Version } from './payment-required';
 
 export function paymentHeaderName(x402Version: X402Version): 'PAYMENT-SIGNATURE' | 'X-PAYMENT' {
@@ -50,10 +51,12 @@ export type Eip3009Payload = z.infer<typeof Eip3009PayloadSchema>;
 export type Permit2Payload = z.infer<typeof Permit2PayloadSchema>;
 
 interface DecodedHeaderCommon {
+  /** The wire it travels in: an x402 payment header, or an MPP credential (an `exact` EIP-3009 authorisation either way). */
+  protocol: PaymentProtocol;
   x402Version: X402Version;
   /** CAIP-2, v1 names mapped. */
   network: string;
-  /** v2 only: the requirement the payment answers. */
+  /** v2 only: the requirement the payment answers (for MPP, the challenge's request read as one). */
   accepted?: PaymentRequirementsV2;
 }
 
@@ -77,6 +80,7 @@ export type DecodedPaymentHeader = ExactPaymentHeader | UptoPaymentHeader;
  * (`paymentReference`) identify the authorisation on chain.
  */
 export function decodePaymentHeader(value: string): DecodedPaymentHeader {
+  if (isMppCredential(value)) return decodeMppCharge(value);
   const malformed = (cause?: unknown) => new AppError('VALIDATION_FAILED', 'The payment header is not a valid x402 payment (exact over EIP-3009, or upto over Permit2)', { cause });
   let decoded: unknown;
   try {
@@ -89,7 +93,9 @@ export function decodePaymentHeader(value: string): DecodedPaymentHeader {
   const info = message.data;
   const scheme = info.x402Version === 1 ? info.scheme : info.accepted.scheme;
   const common: DecodedHeaderCommon =
-    info.x402Version === 1 ? { x402Version: 1, network: caip2Network(info.network, 1) } : { x402Version: 2, network: info.accepted.network, accepted: info.accepted };
+    info.x402Version === 1
+      ? { protocol: 'x402', x402Version: 1, network: caip2Network(info.network, 1) }
+      : { protocol: 'x402', x402Version: 2, network: info.accepted.network, accepted: info.accepted };
   if (scheme === 'upto' && info.x402Version === 2) {
     const payload = Permit2PayloadSchema.safeParse(info.payload);
     if (!payload.success) throw malformed(payload.error);
@@ -98,6 +104,23 @@ export function decodePaymentHeader(value: string): DecodedPaymentHeader {
   const payload = Eip3009PayloadSchema.safeParse(info.payload);
   if (!payload.success || scheme !== 'exact') throw malformed(payload.error);
   return { ...common, scheme: 'exact', payload: payload.data };
+}
+
+/**
+ * An MPP EVM charge credential (mpp/payment-credential.ts) as an `exact` payment: the same
+ * EIP-3009 authorisation, answering the challenge's request (its amount, recipient, currency and
+ * chain are what `accepted` says, and are checked against the price like an x402 v2 echo).
+ */
+function decodeMppCharge(value: string): ExactPaymentHeader {
+  const { chainId, request, authorization, signature } = decodeChargeCredential(value);
+  const network = `eip155:${chainId}`;
+  const accepted = { scheme: 'exact', network, asset: request.currency, payTo: request.recipient, amount: request.amount, maxTimeoutSeconds: 0, extra: {} } as PaymentRequirementsV2;
+  return { protocol: 'mpp', x402Version: 2, network, accepted, scheme: 'exact', payload: { authorization, signature } };
+}
+
+/** The header a decoded payment is sent in: x402's by version, MPP's `Authorization`. */
+export function headerNameOf(decoded: Pick<DecodedPaymentHeader, 'protocol' | 'x402Version'>): string {
+  return decoded.protocol === 'mpp' ? MPP_CREDENTIAL_HEADER : paymentHeaderName(decoded.x402Version);
 }
 
 /** What identifies a payment's authorisation on chain: the EIP-3009 nonce, or the Permit2 nonce. */

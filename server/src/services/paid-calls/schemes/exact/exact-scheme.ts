@@ -9,6 +9,7 @@ import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { ExactEvmSchemeV1 } from '@x402/evm/exact/v1/client';
 import type { Hex } from 'viem';
 import { resolveOperation, type StoredOperation } from '../../../rail-operations/operation-record';
+import { signChargeCredential } from '../../mpp/payment-credential';
 import { exactPayload } from '../../x402/payment-header';
 import { CANCELLED_ON_CHAIN, cancelAuthorization, decisionBlock, expiredOrPending, nextLookAtAuthorization, signAuthorizationHeader, signedOperation } from '../authorization';
 import type { PaymentScheme, SchemeContext } from '../payment-scheme';
@@ -25,7 +26,12 @@ export const exactScheme: PaymentScheme = {
 
   price: (_extra, amount) => ({ amount }),
 
-  sign: (account, request) => signAuthorizationHeader(request.priced.x402Version === 1 ? new ExactEvmSchemeV1(account) : new ExactEvmScheme(account), request),
+  // The same authorisation in the wire the payment travels in: an x402 payload signed with the
+  // official x402 client, or an MPP credential signed with mppx's EVM client.
+  sign: (account, request) =>
+    request.mpp
+      ? signChargeCredential(account, request.mpp.challenge, { ...request.domain, chainId: chainIdOf(request.priced.network), currency: request.priced.asset })
+      : signAuthorizationHeader(request.priced.x402Version === 1 ? new ExactEvmSchemeV1(account) : new ExactEvmScheme(account), request),
 
   open: (_context, facts) => signedOperation(exactScheme, facts, (decoded, common) => ({ ...common, validBefore: exactPayload(decoded).authorization.validBefore })),
 
@@ -74,4 +80,9 @@ async function follow(context: SchemeContext, operation: StoredOperation): Promi
   if (outcome?.cancelled) return resolveOperation(prisma, operation, CANCELLED_ON_CHAIN, { cancelTransactionHash: outcome.cancelled });
   // The state says it ended but its log is not visible yet: look again.
   return operation;
+}
+
+/** The chain id of a CAIP-2 EVM network (`eip155:84532`). */
+function chainIdOf(network: string): number {
+  return Number(network.slice('eip155:'.length));
 }
