@@ -17,7 +17,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { eip3009ABI } from '@x402/evm';
-import { Errors } from 'mppx';
+import { Errors, Expires } from 'mppx';
 import type { charge as EvmCharge } from 'mppx/evm/server';
 import { Mppx, Transport, evm } from 'mppx/server';
 import { createTestClient, createWalletClient, formatUnits, http, keccak256, parseEther, stringToHex, type Address, type Hex } from 'viem';
@@ -48,6 +48,8 @@ export interface MppSellerOptions {
   hangAfterPayment?: boolean;
   /** (g) Nothing is settled; the answer is a 200 whose Payment-Receipt names this transaction. */
   receiptReference?: Hex;
+  /** How long its challenges stay open, in seconds (mppx's default: 5 minutes). */
+  expiresInSeconds?: number;
 }
 
 export interface SeenMppRequest {
@@ -158,7 +160,8 @@ export async function startMppSeller(chain: EvmChain, options: MppSellerOptions 
   const mppx = Mppx.create({ methods: [method], realm: '127.0.0.1', secretKey: generatePrivateKey() });
   const hanging = new Set<ServerResponse>();
   let url = '';
-  const priced = (amount: bigint) => mppx.charge({ amount: formatUnits(amount, 6), description: 'Forecast' });
+  const priced = (amount: bigint) =>
+    mppx.charge({ amount: formatUnits(amount, 6), description: 'Forecast', ...(options.expiresInSeconds !== undefined ? { expires: Expires.seconds(options.expiresInSeconds) } : {}) });
 
   async function answer(request: IncomingMessage, response: ServerResponse, record: SeenMppRequest): Promise<void> {
     const paying = record.credential !== null || record.paymentSignature !== null;
