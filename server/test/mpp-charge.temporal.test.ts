@@ -130,6 +130,41 @@ describe('an MPP seller built with mppx', () => {
   }));
 });
 
+describe('an MPP payment the owner approves', () => {
+  it('waits for the owner, then the same call under its key pays the challenge it first answered, signed by the workflow, once', () =>
+    env.runWorker(async () => {
+      const agent = await createFundedAgent(env.testApp.app, owner, { fund: 10, approvalThreshold: 0.005 });
+      const before = await money(agent, mppOnly);
+      const key = `mpp-approval-${Math.random().toString(36).slice(2)}`;
+      const credentials = () => mppOnly.seen.filter((seen) => seen.credential !== null).length;
+      const sentBefore = credentials();
+      const waiting = await pay(agent, mppOnly, { key });
+      expect(waiting.status, JSON.stringify(waiting.body)).toBe(202);
+      expect(waiting.body).toMatchObject({ status: 'pending_approval', header_name: 'Authorization', x_payment_header: null });
+      const intentId = waiting.body.intent_id as string;
+      // Nothing signed or sent while the owner decides.
+      expect(credentials()).toBe(sentBefore);
+      expect(await signedOperations(prisma, agent.id)).toEqual([]);
+      const decided = await ownerCall(env.testApp.app, owner, 'POST', `/api/v1/intents/${intentId}/approve`, {});
+      expect(decided.statusCode, decided.body).toBe(200);
+      await expect.poll(() => prisma.railOperation.count({ where: { paymentIntentId: intentId } }), { timeout: 20_000 }).toBe(1);
+
+      const settlements = mppOnly.settlements.length;
+      const paid = await pay(agent, mppOnly, { key });
+      expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+      const answer = paid.body as unknown as PaidAnswer;
+      expect(answer.payment).toMatchObject({ intent_id: intentId, protocol: 'mpp' });
+      expect(answer.mpp_receipt?.confirmed).toBe(true);
+      await intentReaches(prisma, intentId, 'settled');
+      expect(mppOnly.settlements.length - settlements).toBe(1);
+      expect(credentials() - sentBefore).toBe(1);
+      const after = await money(agent, mppOnly);
+      expect(after.payee - before.payee).toBe(MPP_SELLER_PRICE);
+      expect(before.ledger - after.ledger).toBe(MPP_SELLER_PRICE);
+      await expectLedgerConsistent(prisma);
+    }));
+});
+
 describe('a seller offering both x402 and MPP', () => {
   const payBoth = (agent: TestAgent) => env.runWorker(() => payOnce(agent));
 
