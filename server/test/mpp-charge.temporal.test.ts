@@ -117,6 +117,16 @@ describe('an MPP seller built with mppx', () => {
     await expectLedgerConsistent(prisma);
   }));
 
+  it('is read by /x402/requirements as asking for payment, with no x402 requirement to sign and nothing paid', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 10 });
+    const credentials = mppOnly.seen.filter((seen) => seen.credential !== null).length;
+    const response = await agentCall(appUrl, agent, 'POST', '/x402/requirements', { url: mppOnly.paidUrl });
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body).toMatchObject({ payment_required: true, status: 402, x402_version: null, accepts: [], recommended: null, error: expect.stringContaining('/pay/fetch') });
+    expect(mppOnly.seen.filter((seen) => seen.credential !== null).length).toBe(credentials);
+    expect(await prisma.paymentIntent.count({ where: { agentId: agent.id } })).toBe(0);
+  });
+
   it('is paid through /x402/fetch, the endpoint’s first name, the same way', () =>
     env.runWorker(async () => {
     const agent = await createFundedAgent(env.testApp.app, owner, { fund: 10 });
