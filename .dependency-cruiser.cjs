@@ -86,16 +86,16 @@ module.exports = {
     },
     {
       name: 'paid-calls-schemes-below-the-front',
-      comment: "Inside the paid-calls room the schemes and the wire protocol are below the front: they never import front/ or the room's operations. Their tests may.",
+      comment: "Inside the paid-calls room the schemes and the wire protocols are below the front: they never import front/ or the room's operations. Their tests may.",
       severity: 'error',
-      from: { path: '^server/src/services/paid-calls/(schemes|x402)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^server/src/services/paid-calls/(schemes|x402|mpp)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^server/src/services/paid-calls/(front/|[^/]+\\.ts$)' },
     },
     {
       name: 'paid-calls-wire-below-the-schemes',
-      comment: 'The wire protocol (x402/) reads and writes messages; it knows no scheme implementation, so a second protocol is a sibling folder.',
+      comment: 'The wire protocols (x402/, mpp/) read and write messages; they know no scheme implementation, so a protocol is a sibling folder.',
       severity: 'error',
-      from: { path: '^server/src/services/paid-calls/x402/' },
+      from: { path: '^server/src/services/paid-calls/(x402|mpp)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^server/src/services/paid-calls/schemes/' },
     },
     {

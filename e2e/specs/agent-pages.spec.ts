@@ -159,7 +159,7 @@ test.describe('agent pages', () => {
     await page.goto(`/dashboard/agents/${agent.id}/connect`);
 
     await expect(page.getByRole('heading', { level: 1, name: 'Agent MCP Setup' })).toBeVisible();
-    for (const card of ['Agent Wallet', 'Agent DID', 'Spending Rules', 'API Key', 'MCP Base URL', 'x402 Payment Flow', 'Verifiable Credential', 'Workflow Checklist']) {
+    for (const card of ['Agent Wallet', 'Agent DID', 'Spending Rules', 'API Key', 'MCP Base URL', 'Paid Fetch: x402 and MPP', 'x402 Payment Flow', 'Verifiable Credential', 'Workflow Checklist']) {
       await expect(page.getByRole('heading', { level: 2, name: card, exact: true })).toBeVisible();
     }
     const didCard = page.getByRole('region', { name: 'Agent DID' });
@@ -179,6 +179,17 @@ test.describe('agent pages', () => {
     for (const path of ['/x402/requirements', '/x402/sign-payment', '/x402/proxy']) {
       await expect(page.getByText(`${base}${path}`, { exact: true })).toBeVisible();
     }
+    // One call for x402 and MPP sellers alike: the endpoint, and a request ready to copy with the agent's DID.
+    const paidFetch = page.getByRole('region', { name: 'Paid Fetch: x402 and MPP' });
+    await expect(paidFetch).toContainText('x402 or MPP');
+    await expect(paidFetch.getByText(`${base}/pay/fetch`, { exact: true })).toBeVisible();
+    const example = paidFetch.getByLabel('Paid fetch request');
+    await expect(example).toContainText(`curl -X POST "${base}/pay/fetch"`);
+    await expect(example).toContainText(`X-Agent-DID: ${agent.did}`);
+    await paidFetch.getByRole('button', { name: 'Copy', exact: true }).click();
+    await expect(page.getByText('Paid fetch request copied to clipboard')).toBeVisible();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toContain(`${base}/pay/fetch`);
+    await expect(page.getByRole('region', { name: 'x402 Payment Flow' })).toContainText('MPP sellers are paid with the paid fetch above');
     await expect(page.getByRole('region', { name: 'Verifiable Credential' })).toContainText('dc+sd-jwt');
 
     await didCard.getByRole('button', { name: 'Copy Agent DID' }).click();

@@ -1,7 +1,7 @@
 // The policies page (/dashboard/policies): a shadow policy that would refuse a payment lets it
 // through and lists it under 'Would have blocked' (linking to the payment); an enforced policy is
-// created (the server schema's messages under the fields first), edited into a new version,
-// switched off and deleted. Accessibility and screenshots at 1280 and 390 px in both themes.
+// created (the server schema's messages under the fields first, its preferred protocol chosen),
+// edited into a new version, switched off and deleted. Accessibility and screenshots at 1280 and 390 px in both themes.
 import { randomUUID } from 'node:crypto';
 import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import { agentPay, createFundedAgent, PAYEE, type TestAgent } from '../support/agents';
@@ -109,6 +109,8 @@ test.describe('policies page', () => {
     await dialog.getByRole('textbox', { name: 'Approval above' }).fill('20');
     await choose(page, dialog, 'KYA escalation', 'Up to moderate: your approval may stand in for the moderate tier');
     await dialog.getByRole('textbox', { name: 'Approval time box' }).fill('24h');
+    await expect(dialog.getByRole('combobox', { name: 'Preferred protocol' })).toHaveText('No preference (cheaper, then x402)');
+    await choose(page, dialog, 'Preferred protocol', 'MPP');
     await dialog.getByRole('button', { name: 'Create policy' }).click();
     await expect(dialog).toBeHidden();
     await expect(toast(page, 'Policy "Weekday data" created')).toBeVisible();
@@ -126,6 +128,7 @@ test.describe('policies page', () => {
       'Only Mon–Sat 09:00–18:30 UTC',
       'Approval may stand in for KYA up to moderate',
       'Approvals wait up to 24h',
+      'Pays in MPP when a seller offers x402 and MPP',
     ]) {
       await expect(rules.getByText(line, { exact: true })).toBeVisible();
     }
@@ -147,14 +150,17 @@ test.describe('policies page', () => {
     await expect(edit.getByRole('textbox', { name: 'Monthly budget' })).toHaveValue('250');
     await expect(edit.getByRole('textbox', { name: 'Allowed countries' })).toHaveValue('US, GB');
     await expect(edit.getByRole('group', { name: 'Time window 1', exact: true }).getByRole('button', { name: 'Saturday' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(edit.getByRole('combobox', { name: 'Preferred protocol' })).toHaveText('MPP');
     await edit.getByRole('textbox', { name: 'Max per payment' }).fill('15');
     await edit.getByRole('textbox', { name: 'Allowed categories' }).fill('');
+    await choose(page, edit, 'Preferred protocol', 'x402');
     await edit.getByRole('button', { name: 'Save policy' }).click();
     await expect(edit).toBeHidden();
     await expect(toast(page, 'Policy "Weekday data" saved as version 2')).toBeVisible();
     await expect(card.getByText('v2', { exact: true })).toBeVisible();
     await expect(rules.getByText('Up to $15.00 per payment', { exact: true })).toBeVisible();
     await expect(rules.getByText(/^Only categories/)).toHaveCount(0);
+    await expect(rules.getByText('Pays in x402 when a seller offers x402 and MPP', { exact: true })).toBeVisible();
 
     // Off and on again: the same version.
     await card.getByRole('switch', { name: 'Enabled' }).click();
@@ -164,7 +170,9 @@ test.describe('policies page', () => {
     await expect(card.getByText('v2', { exact: true })).toBeVisible();
     const listed = await page.request.get('/api/v1/policies');
     expect(listed.ok(), await listed.text()).toBe(true);
-    expect(await listed.json()).toEqual([expect.objectContaining({ name: 'Weekday data', version: 2, enabled: false, agentId: null })]);
+    expect(await listed.json()).toEqual([
+      expect.objectContaining({ name: 'Weekday data', version: 2, enabled: false, agentId: null, rules: expect.objectContaining({ preferredProtocol: 'x402' }) }),
+    ]);
 
     await auditPage(page, testInfo, 'policies', async () => {
       await page.goto('/dashboard/policies');

@@ -1,4 +1,4 @@
-// Route '/dashboard/agents/:agentId/connect': how to connect one agent over MCP and x402.
+// Route '/dashboard/agents/:agentId/connect': how to connect one agent over MCP, and pay x402 and MPP sellers.
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
 import { Box, Button, Card, CardContent, Chip, Container, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -12,7 +12,7 @@ import { networkLinks, type LinkedNetwork } from '../utils/network-links';
 import { isNotFoundError } from '../utils/trpc-errors';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { BackToDashboardButton } from './back-to-dashboard-button';
-import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard } from './mcp-setup-cards';
+import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, PaidFetchCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard } from './mcp-setup-cards';
 import { RotateApiKeyCard } from './rotate-api-key-card';
 
 interface AgentWallet {
@@ -77,6 +77,7 @@ function AgentSetup({ agentId }: { agentId: string }) {
       </Box>
       <RotateApiKeyCard agentId={agent.data.id} agentName={agent.data.name} />
       <McpEndpointsCard base={base} />
+      <PaidFetchCard base={base} did={agent.data.did} />
       <X402FlowCard base={base} />
       <CredentialCard credential={agent.data.verifiable_credential} />
       <WorkflowChecklistCard agentId={agent.data.id} />

@@ -1,5 +1,6 @@
 // The connect page's setup cards that follow from the agent alone: its DID, spending rules,
-// the MCP endpoints, the x402 flow, the credential and the workflow checklist.
+// the MCP endpoints, the paid fetch (x402 and MPP sellers), the x402 flow step by step, the
+// credential and the workflow checklist.
 import CheckCircleOutlineRounded from '@mui/icons-material/CheckCircleOutlineRounded';
 import { Box, Chip, Link, List, ListItem, ListItemIcon, ListItemText, Stack, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
@@ -89,6 +90,26 @@ const CORE_TOOLS: Endpoint[] = [
   { name: 'Info', method: 'GET', path: '/info', tip: 'DID, credential, wallet addresses, spending rules and x402 capabilities. A good first call to test the connection.' },
 ];
 
+const PAID_FETCH: Endpoint[] = [
+  {
+    name: 'Paid fetch',
+    method: 'POST',
+    path: '/pay/fetch',
+    tip: 'Body: url, optional method, headers, body, max_amount (dollars), description and category. Send an Idempotency-Key so a retry never pays twice. /x402/fetch is the same call under its first name.',
+  },
+];
+
+/** The paid fetch as a copyable request: the agent's DID filled in, its API key left to the caller. */
+function paidFetchExample(base: string, did: string): string {
+  return [
+    `curl -X POST "${base}/pay/fetch" \\`,
+    `  -H "X-Agent-DID: ${did}" \\`,
+    '  -H "Authorization: Bearer $AGENT_API_KEY" \\',
+    '  -H "Content-Type: application/json" \\',
+    `  -d '{"url": "https://api.example.com/paid/report", "max_amount": 0.05}'`,
+  ].join('\n');
+}
+
 const X402_STEPS: Endpoint[] = [
   { name: 'Requirements', method: 'POST', path: '/x402/requirements', tip: "Send the upstream URL; read its accepts list and pick the requirement on network base-sepolia (answered as 'recommended')." },
   { name: 'Sign payment', method: 'POST', path: '/x402/sign-payment', tip: 'Send the chosen requirement; the answer carries xPaymentHeader once spending rules and balance allow it.' },
@@ -132,12 +153,49 @@ export function McpEndpointsCard({ base }: { base: string }) {
   );
 }
 
+export function PaidFetchCard({ base, did }: { base: string; did: string }) {
+  const example = paidFetchExample(base, did);
+  return (
+    <SectionCard title="Paid Fetch: x402 and MPP">
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        One call pays an API that answers HTTP 402 Payment Required, whether its seller speaks x402 or MPP (the Machine Payments Protocol). The service
+        calls the URL, pays its 402 within the agent&apos;s spending rules and your policies, never above max_amount, and answers with the seller&apos;s
+        response.
+      </Typography>
+      <EndpointList base={base} endpoints={PAID_FETCH} />
+      <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mt: 2, mb: 1 }}>
+        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 600 }}>
+          Example request
+        </Typography>
+        <CopyTextButton value={example} thing="Paid fetch request" label="Copy" />
+      </Stack>
+      <Box
+        component="pre"
+        tabIndex={0}
+        aria-label="Paid fetch request"
+        sx={{ m: 0, p: 2, overflow: 'auto', bgcolor: 'action.hover', borderRadius: 1, fontSize: 12, whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}
+      >
+        {example}
+      </Box>
+      <Typography variant="body2" color="text.secondary" sx={{ mt: 2 }}>
+        The answer carries the seller&apos;s status, headers and body, and <code>payment.protocol</code> (<code>x402</code> or <code>mpp</code>); an MPP
+        payment also carries <code>mpp_receipt</code>, the seller&apos;s receipt and whether the chain confirms it. When a seller offers both protocols,
+        the agent pays in the one your{' '}
+        <Link component={RouterLink} to="/dashboard/policies" underline="always">
+          policies
+        </Link>{' '}
+        prefer, else the cheaper offer, then x402.
+      </Typography>
+    </SectionCard>
+  );
+}
+
 export function X402FlowCard({ base }: { base: string }) {
   return (
     <SectionCard title="x402 Payment Flow">
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        When an API answers HTTP 402 Payment Required, follow this sequence: read the requirements, sign the payment header, then call the API again through
-        the proxy with that header.
+        When an API answers HTTP 402 Payment Required in x402, follow this sequence: read the requirements, sign the payment header, then call the API
+        again through the proxy with that header. MPP sellers are paid with the paid fetch above, which pays x402 sellers in one call too.
       </Typography>
       <EndpointList base={base} endpoints={X402_STEPS} ordered />
       <Typography variant="body2" sx={{ mt: 2 }}>
@@ -177,7 +235,7 @@ export function WorkflowChecklistCard({ agentId }: { agentId: string }) {
     "Store the agent's API key and DID as credentials in your automation tool.",
     'Call Info to confirm the connection, then Balance before each spending step.',
     'Make payments with a category and metadata (workflow, request_id) so they are easy to find later.',
-    'For paid APIs, follow the x402 flow: requirements, sign payment, proxy.',
+    'For paid APIs, x402 or MPP, call Paid fetch; to pay an x402 API step by step, follow the x402 flow: requirements, sign payment, proxy.',
     <>
       Review the results on the{' '}
       <Link component={RouterLink} to={`/dashboard/agents/${agentId}/transactions`} underline="always">

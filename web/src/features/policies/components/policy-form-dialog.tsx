@@ -1,6 +1,6 @@
 // Creating or editing a policy, with every rule the engine has (core/src/policy/policy-rules.ts):
-// amounts, categories, merchants, countries, time windows, approvals and KYA. Its scope (every
-// agent or one) and shadow mode too. An edit keeps the name and scope; new rules or a new shadow
+// amounts, categories, merchants, countries, time windows, approvals and KYA, and the protocol a
+// paid call prefers. Its scope (every agent or one) and shadow mode too. An edit keeps the name and scope; new rules or a new shadow
 // setting are saved by the server as the policy's next version.
 import {
   Alert,
@@ -34,6 +34,7 @@ import {
   emptyPolicyForm,
   errorKeyOfMessage,
   KYA_ESCALATION_TIERS,
+  PAYMENT_PROTOCOLS,
   policyForm,
   type AmountRule,
   type KyaEscalationChoice,
@@ -41,6 +42,7 @@ import {
   type PolicyForm,
   type PolicyFormErrorKey,
   type PolicyFormErrors,
+  type PreferredProtocolChoice,
 } from '../utils/policy-form';
 import { TimeWindowsField } from './time-windows-field';
 
@@ -88,6 +90,13 @@ const LIST_SECTIONS: { title: string; rules: [ListRule, ListRule] }[] = [
 const KYA_OPTIONS: { value: KyaEscalationChoice; label: string }[] = [
   { value: '', label: 'None: payments beyond the KYA tier are refused' },
   ...KYA_ESCALATION_TIERS.map((tier) => ({ value: tier, label: `Up to ${tier}: your approval may stand in for the ${tier} tier` })),
+];
+
+const PROTOCOL_NAMES: Record<Exclude<PreferredProtocolChoice, ''>, string> = { x402: 'x402', mpp: 'MPP' };
+
+const PROTOCOL_OPTIONS: { value: PreferredProtocolChoice; label: string }[] = [
+  { value: '', label: 'No preference (cheaper, then x402)' },
+  ...PAYMENT_PROTOCOLS.map((protocol) => ({ value: protocol, label: PROTOCOL_NAMES[protocol] })),
 ];
 
 export type PolicyDialogState = { mode: 'create' } | { mode: 'edit'; policy: Policy };
@@ -278,6 +287,33 @@ export function PolicyFormDialog({ state, agents, onClose }: PolicyFormDialogPro
                   placeholder="24h"
                   slotProps={{ htmlInput: { autoComplete: 'off' } }}
                 />
+              </TwoColumns>
+            </FormSection>
+
+            <FormSection title="Paid calls">
+              <TwoColumns>
+                <TextField
+                  select
+                  id="policy-preferredProtocol"
+                  label="Preferred protocol"
+                  value={form.preferredProtocol}
+                  disabled={busy}
+                  error={Boolean(errors.preferredProtocol)}
+                  helperText={
+                    errors.preferredProtocol ??
+                    "When a seller offers both x402 and MPP, the agent pays in this protocol, even if the other is cheaper, within the call's max_amount. An agent's policy wins over an owner-wide one; a shadow policy chooses nothing."
+                  }
+                  onChange={(event) => set('preferredProtocol', event.target.value as PreferredProtocolChoice)}
+                  // No preference is a choice of its own: shown, not an empty field.
+                  slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+                  fullWidth
+                >
+                  {PROTOCOL_OPTIONS.map((option) => (
+                    <MenuItem key={option.value} value={option.value}>
+                      {option.label}
+                    </MenuItem>
+                  ))}
+                </TextField>
               </TwoColumns>
             </FormSection>
           </Stack>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { policyRulesSchema, policyRulesToDocument } from '@purser/core';
+import { policyRulesDocumentView, policyRulesSchema, policyRulesToDocument } from '@purser/core';
 import { checkPolicyForm, createPolicyBody, emptyPolicyForm, errorKeyOfMessage, newTimeWindow, policyForm, policyRules, splitList, type PolicyForm } from './policy-form';
 
 const AGENT = '3f1c2d4e-5a6b-4c7d-8e9f-0a1b2c3d4e5f';
@@ -37,25 +37,12 @@ describe('policyRules', () => {
         timeWindows: [{ key: 1, days: ['fri', 'mon'], start: '09:00', end: '17:00' }],
         kyaEscalation: 'moderate',
         timeBox: '24h',
+        preferredProtocol: 'mpp',
       }),
     );
-    expect(Object.keys(rules).sort()).toEqual(
-      [
-        'maxPerTransaction',
-        'dailyLimit',
-        'monthlyBudget',
-        'approvalThreshold',
-        'allowedCategories',
-        'blockedCategories',
-        'allowedMerchants',
-        'blockedMerchants',
-        'allowedCountries',
-        'blockedCountries',
-        'timeWindows',
-        'kyaEscalation',
-        'timeBox',
-      ].sort(),
-    );
+    // Every rule of the stored document, which lists each rule of the engine once.
+    expect(Object.keys(rules).sort()).toEqual(Object.keys(policyRulesDocumentView.shape).sort());
+    expect(rules.preferredProtocol).toBe('mpp');
     // Days in week order, as the engine stores them.
     expect(rules.timeWindows).toEqual([{ days: ['mon', 'fri'], start: '09:00', end: '17:00' }]);
     expect(policyRulesSchema.safeParse(rules).success).toBe(true);
@@ -72,12 +59,19 @@ describe('policyForm', () => {
       timeWindows: [{ key: 1, days: ['sat', 'sun'], start: '22:00', end: '02:00' }],
       kyaEscalation: 'high',
       timeBox: '7d',
+      preferredProtocol: 'x402',
       shadow: true,
     });
     const stored = policyRulesToDocument(policyRulesSchema.parse(policyRules(original)));
     const back = policyForm({ name: 'Weekday data', agentId: AGENT, shadow: true, enabled: false, rules: stored });
     expect(policyRules(back)).toEqual(policyRules(original));
-    expect(back).toMatchObject({ agentId: AGENT, shadow: true, enabled: false, blockedCountries: 'KP, IR', allowedMerchants: `api.example.com\n${PAYEE}` });
+    expect(back).toMatchObject({ agentId: AGENT, shadow: true, enabled: false, blockedCountries: 'KP, IR', allowedMerchants: `api.example.com\n${PAYEE}`, preferredProtocol: 'x402' });
+  });
+
+  it('leaves the preferred protocol unset when the policy has none (no preference: the cheaper, then x402)', () => {
+    const back = policyForm({ name: 'Cap', agentId: null, shadow: false, enabled: true, rules: { dailyLimit: '10' } });
+    expect(back.preferredProtocol).toBe('');
+    expect(policyRules(back)).not.toHaveProperty('preferredProtocol');
   });
 
   it('leaves an owner-wide policy without an agent', () => {
@@ -120,6 +114,10 @@ describe('checkPolicyForm', () => {
     expect(noDays).toMatchObject({ ok: false, errors: { 'timeWindows.0': 'Choose at least one day for this window' } });
   });
 
+  it('passes a policy whose only rule is the preferred protocol', () => {
+    expect(checkPolicyForm(form({ preferredProtocol: 'mpp' }), 'create')).toEqual({ ok: true, rules: { preferredProtocol: 'mpp' } });
+  });
+
   it('does not check the name of an edit, which keeps its name', () => {
     expect(checkPolicyForm(form({ name: '', dailyLimit: '10' }), 'edit').ok).toBe(true);
   });
@@ -137,6 +135,7 @@ describe('errorKeyOfMessage', () => {
   it('places a server message by the rule it names', () => {
     expect(errorKeyOfMessage('allowedCountries: "UK" is not an assigned ISO 3166-1 alpha-2 country code')).toBe('allowedCountries');
     expect(errorKeyOfMessage('monthlyBudget must have at most 6 decimals')).toBe('monthlyBudget');
+    expect(errorKeyOfMessage('preferredProtocol must be one of x402, mpp')).toBe('preferredProtocol');
     expect(errorKeyOfMessage('Time window end must be a time HH:MM from 00:00 to 24:00')).toBe('timeWindows');
     expect(errorKeyOfMessage('Please enter a policy name')).toBe('name');
     expect(errorKeyOfMessage('agentId must be the id of one of your agents')).toBe('agentId');

@@ -7,15 +7,19 @@ import {
   createPolicyInput,
   DAYS_OF_WEEK,
   KYA_ESCALATION_TIERS,
+  PAYMENT_PROTOCOLS,
   policyRulesSchema,
   type CreatePolicyBody,
   type DayOfWeek,
+  type PaymentProtocol,
   type PolicyRulesDocument,
   type StoredPolicyRules,
 } from '@purser/core';
 
 export type KyaEscalationChoice = '' | (typeof KYA_ESCALATION_TIERS)[number];
-export { DAYS_OF_WEEK, KYA_ESCALATION_TIERS, type DayOfWeek };
+/** '' is no preference: a seller offering both protocols is paid in the cheaper, then x402. */
+export type PreferredProtocolChoice = '' | PaymentProtocol;
+export { DAYS_OF_WEEK, KYA_ESCALATION_TIERS, PAYMENT_PROTOCOLS, type DayOfWeek };
 
 export interface TimeWindowForm {
   /** Stable React key: windows are added and removed in the middle. */
@@ -39,14 +43,25 @@ export type PolicyForm = {
   timeWindows: TimeWindowForm[];
   kyaEscalation: KyaEscalationChoice;
   timeBox: string;
+  preferredProtocol: PreferredProtocolChoice;
 } & Record<AmountRule, string> &
   Record<ListRule, string>;
 
 /** Where a message goes: a field, one time window (`timeWindows.<index>`), or the form as a whole. */
-export type PolicyFormErrorKey = 'name' | 'agentId' | AmountRule | ListRule | 'timeWindows' | `timeWindows.${number}` | 'kyaEscalation' | 'timeBox' | 'form';
+export type PolicyFormErrorKey =
+  | 'name'
+  | 'agentId'
+  | AmountRule
+  | ListRule
+  | 'timeWindows'
+  | `timeWindows.${number}`
+  | 'kyaEscalation'
+  | 'timeBox'
+  | 'preferredProtocol'
+  | 'form';
 export type PolicyFormErrors = Partial<Record<PolicyFormErrorKey, string>>;
 
-export const RULE_KEYS = [...AMOUNT_RULES, ...LIST_RULES, 'timeWindows', 'kyaEscalation', 'timeBox'] as const;
+export const RULE_KEYS = [...AMOUNT_RULES, ...LIST_RULES, 'timeWindows', 'kyaEscalation', 'timeBox', 'preferredProtocol'] as const;
 
 let nextWindowKey = 1;
 
@@ -73,6 +88,7 @@ export function emptyPolicyForm(): PolicyForm {
     timeWindows: [],
     kyaEscalation: '',
     timeBox: '',
+    preferredProtocol: '',
   };
 }
 
@@ -110,6 +126,7 @@ export function policyForm(policy: EditablePolicy): PolicyForm {
   form.timeWindows = (rules.timeWindows ?? []).map((window) => ({ key: nextWindowKey++, days: [...window.days], start: window.start, end: window.end }));
   form.kyaEscalation = rules.kyaEscalation && rules.kyaEscalation !== 'pseudonymous' ? rules.kyaEscalation : '';
   form.timeBox = rules.timeBox ?? '';
+  form.preferredProtocol = rules.preferredProtocol ?? '';
   return form;
 }
 
@@ -133,6 +150,7 @@ export function policyRules(form: PolicyForm): PolicyRulesDocument {
   }
   if (form.kyaEscalation !== '') rules.kyaEscalation = form.kyaEscalation;
   if (form.timeBox.trim() !== '') rules.timeBox = form.timeBox.trim();
+  if (form.preferredProtocol !== '') rules.preferredProtocol = form.preferredProtocol;
   return rules;
 }
 

@@ -41,6 +41,7 @@ describe('summarizeRules', () => {
         timeWindows: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }],
         kyaEscalation: 'moderate',
         timeBox: '24h',
+        preferredProtocol: 'mpp',
       }),
     ).toEqual([
       'Up to $5.00 per payment',
@@ -56,6 +57,7 @@ describe('summarizeRules', () => {
       'Only Mon–Fri 09:00–17:00 UTC',
       'Approval may stand in for KYA up to moderate',
       'Approvals wait up to 24h',
+      'Pays in MPP when a seller offers x402 and MPP',
     ]);
   });
 

@@ -1,8 +1,10 @@
 // One line per rule of a stored policy, for the policies list: what the policy does, in words.
-import type { StoredPolicyRules } from '@purser/core';
+import type { PaymentProtocol, StoredPolicyRules } from '@purser/core';
 import { formatDays, formatMerchant, formatRuleDollars } from './rule-format';
 
 const LIST_PREVIEW = 3;
+
+const PROTOCOL_NAMES: Readonly<Record<PaymentProtocol, string>> = { x402: 'x402', mpp: 'MPP' };
 
 function list(entries: readonly string[], format: (entry: string) => string = (entry) => entry): string {
   const shown = entries.slice(0, LIST_PREVIEW).map(format).join(', ');
@@ -28,5 +30,6 @@ export function summarizeRules(rules: StoredPolicyRules): string[] {
   }
   if (rules.kyaEscalation !== undefined) lines.push(`Approval may stand in for KYA up to ${rules.kyaEscalation}`);
   if (rules.timeBox !== undefined) lines.push(`Approvals wait up to ${rules.timeBox}`);
+  if (rules.preferredProtocol !== undefined) lines.push(`Pays in ${PROTOCOL_NAMES[rules.preferredProtocol]} when a seller offers x402 and MPP`);
   return lines.length > 0 ? lines : ['No rules'];
 }
