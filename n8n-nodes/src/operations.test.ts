@@ -8,6 +8,7 @@ import type { IDataObject, INodeExecutionData, INodeProperties, INodePropertyOpt
 import { beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core';
 import { OPERATIONS, OWNER_OPERATIONS, Purser } from '../nodes/Purser/Purser.node';
+import { deriveRequestKey, requestDigest } from '../nodes/Purser/shared/idempotency';
 import { signDelivery } from '../nodes/PurserTrigger/verifySignature';
 import { PurserTrigger } from '../nodes/PurserTrigger/PurserTrigger.node';
 import { fakeN8n, type FakeN8nOptions, type RecordedRequest, type ScriptedAnswer } from '../test/support/fake-n8n';
@@ -200,6 +201,28 @@ describe('Paid Request', () => {
     expect(item!.binary!.data).toMatchObject({ mimeType: 'image/png', fileName: 'chart.png' });
     expect(item!.json).toMatchObject({ status: 200, payment: { status: 'settled' }, file: { field: 'data', file_name: 'chart.png', mime_type: 'image/png', size: PNG.length } });
     expect(item!.json.body).toBeUndefined();
+  });
+
+  it('pays through /pay/fetch, puts the protocol and an MPP seller’s receipt in the output, and derives the key earlier versions derived', async () => {
+    const answer = {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"headlines":["Rain in Lisbon"]}',
+      body_encoding: 'utf8',
+      payment_response: null,
+      payment: { intent_id: INTENT_ID, status: 'processing', transaction_hash: '0xabc', protocol: 'mpp' },
+      mpp_receipt: { method: 'evm', status: 'success', reference: '0xabc', timestamp: '2026-12-01T00:00:00Z', confirmed: true },
+    };
+    const { output, requests } = await run({
+      parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/headlines', maxAmount: 0.02, method: 'GET', options: {} },
+      answers: () => ({ body: answer }),
+    });
+    const body = { url: 'https://seller.test/headlines', method: 'GET', max_amount: 0.02 };
+    expect(requests).toMatchObject([{ method: 'POST', url: 'https://purser.test/functions/v1/mcp-server/pay/fetch', credentialType: 'purserApi', body }]);
+    expect(output[0]!.json).toMatchObject({ data: { headlines: ['Rain in Lisbon'] }, payment: { protocol: 'mpp' }, mpp_receipt: { reference: '0xabc', confirmed: true } });
+    // Over the endpoint's first name: a payment that waited for approval across the upgrade keeps its key.
+    const scope = { instanceId: 'instance-1', workflowId: 'workflow-1', executionId: 'execution-1', nodeName: 'Purser' };
+    expect(requests[0]!.headers).toEqual({ 'Idempotency-Key': deriveRequestKey(scope, requestDigest('/x402/fetch', body), 0) });
   });
 
   it('keeps text in the JSON output unless the Response Format is File', async () => {

@@ -1,7 +1,8 @@
 /**
  * n8n-nodes-purser in a real n8n (2.8.4, offline), against a started product: the API on a real
  * port, a payments worker on a real Temporal dev server, the sandbox chain and its paid x402
- * API, and a seller that verifies the agent's request signatures. The package is packed and installed as a community package, the credential and the
+ * API, a seller that verifies the agent's request signatures, and a seller that speaks only MPP
+ * (the official mppx server). The package is packed and installed as a community package, the credential and the
  * workflows are imported with n8n's CLI, and each workflow runs with `n8n execute`. The money
  * is checked where it lives: the agents' ledger balances through the agent API, the seller's
  * USDC on chain, and the ledger's own verification.
@@ -18,12 +19,15 @@ import { startChain, type EvmChain } from '@purser/server';
 import {
   agentLedgerUsdc,
   atomicDollars,
+  MPP_SELLER_PRICE,
   payerAndPayee,
   sandboxChartPng,
+  startMppSeller,
   startTemporalTestEnv,
   startVerifyingSeller,
   verifyLedger,
   VERIFYING_SELLER_PRICE,
+  type MppSeller,
   type PayingAgent,
   type TemporalTestEnv,
   type VerifyingSeller,
@@ -46,6 +50,7 @@ const WORKFLOW_IDS = {
   png: 'purserX402Png001',
   price: 'purserX402Price1',
   signed: 'purserX402Sign01',
+  mpp: 'purserMppBuy0001',
   transactions: 'purserTxAll00001',
 };
 
@@ -55,6 +60,7 @@ let env: TemporalTestEnv;
 let n8n: N8n;
 let proxy: RecordingProxy;
 let seller: VerifyingSeller;
+let mppSeller: MppSeller;
 let productUrl: string;
 let payer: PayingAgent;
 let payee: PayingAgent;
@@ -147,6 +153,10 @@ function workflows() {
     workflow(WORKFLOW_IDS.signed, 'Purser: buy from a seller that verifies agents', [
       purserNode('Buy forecast', 1, { resource: 'paidRequest', operation: 'fetch', url: `${seller.url}/paid`, maxAmount: 0.02, method: 'GET', options: {} }),
     ]),
+    // A seller that asks for payment over MPP alone (no x402 offer in its 402).
+    workflow(WORKFLOW_IDS.mpp, 'Purser: buy from a seller that speaks MPP', [
+      purserNode('Buy forecast over MPP', 1, { resource: 'paidRequest', operation: 'fetch', url: mppSeller.paidUrl, maxAmount: 0.02, method: 'GET', options: {} }),
+    ]),
     workflow(WORKFLOW_IDS.price, 'Purser: ask the price', [
       purserNode('Price', 1, { resource: 'paidRequest', operation: 'getPrice', url: `${productUrl}/sandbox/paid/report`, method: 'GET' }),
     ]),
@@ -170,6 +180,7 @@ beforeAll(async () => {
   env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000, publicUrl: productUrl });
   await env.testApp.app.listen({ host: '127.0.0.1', port });
   seller = await startVerifyingSeller(chain);
+  mppSeller = await startMppSeller(chain, { x402: false });
   proxy = await startRecordingProxy(productUrl);
 
   ({ payer, payee } = await payerAndPayee(env, { payer: 'n8n payer', payee: 'n8n payee' }));
@@ -183,6 +194,7 @@ afterAll(async () => {
   n8n?.close();
   await proxy?.close();
   await seller?.close();
+  await mppSeller?.close();
   await env?.close();
   await chain?.close();
   if (workDir) rmSync(workDir, { recursive: true, force: true });
@@ -296,7 +308,7 @@ describe('n8n-nodes-purser in a real n8n', () => {
       expect(payerChainBefore - (await chain.usdcBalanceOf(payerAddress))).toBe(10_000n);
       expect(payerLedgerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(10_000n);
 
-      const fetches = proxy.exchanges.slice(before).filter((exchange) => exchange.path.endsWith('/x402/fetch'));
+      const fetches = proxy.exchanges.slice(before).filter((exchange) => exchange.path.endsWith('/pay/fetch'));
       expect(fetches.map((exchange) => exchange.status)).toEqual([200, 422]);
       for (const exchange of fetches) expect(exchange.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
     },
@@ -322,6 +334,47 @@ describe('n8n-nodes-purser in a real n8n', () => {
         { path: '/paid', paid: true, identity: verified('agent-payer-auth') },
       ]);
       expect(payerLedgerBefore - (await agentLedgerUsdc(env.testApp.app, payer))).toBe(VERIFYING_SELLER_PRICE);
+      expect((await verifyLedger(env.testApp.deps.db.prisma)).problems).toEqual([]);
+    },
+    EXECUTION_TIMEOUT_MS,
+  );
+
+  it(
+    'pays a seller that speaks only MPP once: its payee gets the price on chain, the ledger moves once, and the output says MPP',
+    async () => {
+      const money = async () => ({
+        payee: await chain.usdcBalanceOf(mppSeller.payTo),
+        payerChain: await chain.usdcBalanceOf(payer.evmAddress),
+        payerLedger: await agentLedgerUsdc(env.testApp.app, payer),
+      });
+      const before = await money();
+      const exchangesBefore = proxy.exchanges.length;
+
+      const { code, result, output } = await execute(WORKFLOW_IDS.mpp);
+      expect(code, output).toBe(0);
+      const [bought] = nodeOutput(result, 'Buy forecast over MPP');
+      expect(bought).toMatchObject({ status: 200, data: { forecast: 'sunny' }, payment: { protocol: 'mpp' }, mpp_receipt: { method: 'evm', status: 'success', confirmed: true } });
+
+      // The seller was sent one MPP credential and settled it once; the node called /pay/fetch once.
+      expect(mppSeller.seen.filter((seen) => seen.credential !== null)).toHaveLength(1);
+      expect(mppSeller.seen.filter((seen) => seen.paymentSignature !== null)).toEqual([]);
+      expect(mppSeller.settlements).toHaveLength(1);
+      const [settlement] = mppSeller.settlements;
+      expect(settlement).toMatchObject({ protocol: 'mpp', from: payer.evmAddress, to: mppSeller.payTo, value: MPP_SELLER_PRICE });
+      const payment = bought!.payment as { intent_id: string; transaction_hash: string };
+      expect(payment.transaction_hash).toBe(settlement!.transaction);
+      expect((bought!.mpp_receipt as { reference: string }).reference).toBe(settlement!.transaction);
+      const fetches = proxy.exchanges.slice(exchangesBefore).filter((exchange) => exchange.path.endsWith('/pay/fetch'));
+      expect(fetches.map(({ status, replayed }) => ({ status, replayed }))).toEqual([{ status: 200, replayed: false }]);
+
+      // The payment settles (its workflow captures it), and exactly the price moved: on chain to the payee, once in the ledger.
+      await env.runWorker(() =>
+        expect.poll(async () => (await agentCall(env, payer, 'GET', `/payment/${payment.intent_id}`)).body.status, { timeout: 30_000 }).toBe('settled'),
+      );
+      const after = await money();
+      expect(after.payee - before.payee).toBe(MPP_SELLER_PRICE);
+      expect(before.payerChain - after.payerChain).toBe(MPP_SELLER_PRICE);
+      expect(before.payerLedger - after.payerLedger).toBe(MPP_SELLER_PRICE);
       expect((await verifyLedger(env.testApp.deps.db.prisma)).problems).toEqual([]);
     },
     EXECUTION_TIMEOUT_MS,

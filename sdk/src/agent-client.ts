@@ -1,8 +1,9 @@
 /**
- * The agent API (`/functions/v1/mcp-server`): balance, payment, transactions, info and the x402
- * calls. Every call sends the agent's DID in `X-Agent-DID` and its API key as the bearer token.
- * Every method answers an ApiPromise: await it for the data, or `.withResponse()` for the
- * answer's metadata too (request id, idempotent replay, rate limit).
+ * The agent API (`/functions/v1/mcp-server`): balance, payment, transactions, info, the paid
+ * fetch (x402 and MPP sellers) and the x402 calls. Every call sends the agent's DID in
+ * `X-Agent-DID` and its API key as the bearer token. Every method answers an ApiPromise: await
+ * it for the data, or `.withResponse()` for the answer's metadata too (request id, idempotent
+ * replay, rate limit).
  */
 import { ApiPromise, type PagePromise, type WithResponse } from './api-promise';
 import { x402PriceCapErrorFrom } from './errors';
@@ -15,12 +16,12 @@ import type {
   AgentPaymentBody,
   AgentTransaction,
   AgentTransactionList,
+  PaidFetchBody,
+  PaidFetchResult,
   PaymentReceipt,
   X402ChannelClose,
   X402ChannelDetail,
   X402Channels,
-  X402FetchBody,
-  X402FetchResult,
   X402ProxyBody,
   X402Requirements,
   X402RequirementsBody,
@@ -37,22 +38,27 @@ export interface AgentClientOptions extends ConnectionOptions {
 }
 
 /**
- * The price cap of an x402 fetch that names none, in dollars: ten cents. x402 prices calls in
- * cents and fractions of a cent; a seller asking more is refused before anything is signed,
- * unless the call raises its cap. The agent's spending rules still apply below any cap.
+ * The price cap of a paid fetch that names none, in dollars: ten cents. x402 and MPP sellers
+ * price calls in cents and fractions of a cent; a seller asking more is refused before anything
+ * is signed, unless the call raises its cap. The agent's spending rules still apply below any cap.
  */
 export const DEFAULT_X402_MAX_AMOUNT = '0.10';
 
 /**
- * POST /x402/fetch, always with a cap: the caller's `max_amount`, or the default. The API's
- * refusal of a higher price becomes an X402PriceCapError; its 202 (waiting for the owner) the
- * `pending_approval` result.
+ * POST /pay/fetch (or its first name, /x402/fetch), always with a cap: the caller's
+ * `max_amount`, or the default. The API's refusal of a higher price becomes an
+ * X402PriceCapError; its 202 (waiting for the owner) the `pending_approval` result.
  */
-export async function sendX402Fetch(t: Transport, body: X402FetchBody, options?: MoneyRequestOptions): Promise<WithResponse<X402FetchResult>> {
+export async function sendPaidFetch(
+  t: Transport,
+  body: PaidFetchBody,
+  options?: MoneyRequestOptions,
+  operation: typeof op.payFetch | typeof op.x402Fetch = op.payFetch,
+): Promise<WithResponse<PaidFetchResult>> {
   const maxAmount = body.max_amount ?? DEFAULT_X402_MAX_AMOUNT;
   try {
-    const { data, response } = await t.sendWithResponse<X402UpstreamResponse | X402SignedPayment>(op.x402Fetch, { body: { ...body, max_amount: maxAmount }, options });
-    const result: X402FetchResult =
+    const { data, response } = await t.sendWithResponse<X402UpstreamResponse | X402SignedPayment>(operation, { body: { ...body, max_amount: maxAmount }, options });
+    const result: PaidFetchResult =
       response.status === 202 ? { kind: 'pending_approval', payment: data as X402SignedPayment } : { kind: 'response', response: data as X402UpstreamResponse };
     return { data: result, response };
   } catch (error) {
@@ -73,13 +79,10 @@ function x402Api(t: Transport) {
     /** Calls the seller with a signed payment header; answers the seller's status, headers and body. */
     proxy: (body: X402ProxyBody, options?: RequestOptions) => t.call<X402UpstreamResponse>(op.x402Proxy, { body, options }),
     /**
-     * Requirements, payment and paid call in one: fetches `url`, paying its 402 if it asks, never
-     * above `max_amount` ($0.10 when absent: DEFAULT_X402_MAX_AMOUNT). A higher price throws an
-     * X402PriceCapError and nothing is signed. A payment that waits for the owner comes back as
-     * `pending_approval`. Money-moving: idempotent. `wrapFetch` gives the same call the shape
-     * of `fetch` (a Response with the body's exact bytes).
+     * `paidFetch` under its first name (POST /x402/fetch, which the API keeps as an alias): the
+     * same call and answer, so it pays MPP sellers too.
      */
-    fetch: (body: X402FetchBody, options?: MoneyRequestOptions): ApiPromise<X402FetchResult> => new ApiPromise(sendX402Fetch(t, body, options)),
+    fetch: (body: PaidFetchBody, options?: MoneyRequestOptions): ApiPromise<PaidFetchResult> => new ApiPromise(sendPaidFetch(t, body, options, op.x402Fetch)),
     /**
      * The agent's batch-settlement channels (fetch opens one for a seller that offers only
      * channels): the deposit held, what the vouchers signed, how many, and how each ended.
@@ -164,6 +167,19 @@ export class PurserAgentClient {
   /** DID, credential, wallet addresses, spending rules, what is left of them, and x402 capabilities. */
   info(options?: RequestOptions): ApiPromise<AgentInfo> {
     return this.transport.call<AgentInfo>(op.agentInfo, { options });
+  }
+
+  /**
+   * Fetches `url`, paying its 402 in whichever protocol the seller speaks: x402, or MPP (the
+   * Machine Payments Protocol); offered both, the one the owner's policies prefer, else the
+   * cheaper. Never above `max_amount` ($0.10 when absent: DEFAULT_X402_MAX_AMOUNT): a higher
+   * price throws an X402PriceCapError and nothing is signed. The answer's `payment.protocol`
+   * names the protocol paid, and `mpp_receipt` an MPP seller's receipt, checked on chain. A
+   * payment that waits for the owner comes back as `pending_approval`. Money-moving: idempotent.
+   * `wrapFetch` gives the same call the shape of `fetch` (a Response with the body's exact bytes).
+   */
+  paidFetch(body: PaidFetchBody, options?: MoneyRequestOptions): ApiPromise<PaidFetchResult> {
+    return new ApiPromise(sendPaidFetch(this.transport, body, options));
   }
 }
 

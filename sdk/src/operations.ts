@@ -138,6 +138,8 @@ const table = {
   x402Requirements: agent('POST', '/x402/requirements'),
   x402SignPayment: agent('POST', '/x402/sign-payment', MONEY),
   x402Proxy: agent('POST', '/x402/proxy'),
+  // The paid fetch, for x402 and MPP sellers alike; /x402/fetch is its first name, kept as an alias.
+  payFetch: agent('POST', '/pay/fetch', MONEY),
   x402Fetch: agent('POST', '/x402/fetch', MONEY),
   agentChannels: agent('GET', '/x402/channels'),
   agentChannel: agent('GET', '/x402/channels/{intentId}'),

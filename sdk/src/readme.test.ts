@@ -48,7 +48,7 @@ function compile(files: Array<{ file: string; where: string }>, lib: string[]): 
 describe('the README', () => {
   const samples = typescriptSamples(readFileSync(README, 'utf8'));
 
-  it('has a sample for the owner client, the agent client, x402, pagination, metadata, webhooks, errors, retries and idempotency', () => {
+  it('has a sample for the owner client, the agent client, paid calls (x402 and MPP), pagination, metadata, webhooks, errors, retries and idempotency', () => {
     expect(samples.length).toBeGreaterThanOrEqual(11);
     const all = samples.map((sample) => sample.text).join('\n');
     for (const used of [
@@ -56,6 +56,7 @@ describe('the README', () => {
       'new PurserAgentClient',
       'wrapFetch(fetch',
       'X402PriceCapError',
+      'paidFetch',
       'x402.fetch',
       'x402.signPayment',
       'x402.proxy',

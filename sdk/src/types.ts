@@ -48,12 +48,14 @@ import type {
   listIntentsInput,
   listKyaVerificationsResult,
   listPoliciesInput,
+  mppReceiptView,
   ownerApiKeyListView,
   ownerApiKeyView,
   ownerTransactionView,
   ownerWalletView,
   pauseAllAgentsResult,
   paymentDetailView,
+  PaymentProtocol as CorePaymentProtocol,
   paymentReceiptView,
   policyChanges,
   policyListView,
@@ -223,12 +225,26 @@ export type X402SignPaymentBody = Omit<z.input<(typeof x402SignPaymentInput)['ou
 };
 export type X402SignedPayment = z.output<typeof x402SignedPaymentView>;
 export type X402ProxyBody = z.input<typeof x402ProxyInput>;
-export type X402FetchBody = z.input<typeof x402FetchInput>;
+/** The wire protocol a paid call was paid in: `x402`, or `mpp` (the Machine Payments Protocol). */
+export type PaymentProtocol = CorePaymentProtocol;
+/** An MPP seller's Payment-Receipt, decoded, with whether one read of the chain confirms the transaction it names. */
+export type MppReceipt = z.output<typeof mppReceiptView>;
+/** The body of POST /pay/fetch (and of /x402/fetch, its first name): the seller's request, the price cap, what the payment is for. */
+export type PaidFetchBody = z.input<typeof x402FetchInput>;
+/** PaidFetchBody under its first name. */
+export type X402FetchBody = PaidFetchBody;
+/**
+ * The seller's answer to a paid call: status, headers, body, and the payment behind it with the
+ * protocol it was paid in (`payment.protocol`, absent from servers older than MPP support: x402)
+ * and, for MPP, the seller's receipt (`mpp_receipt`).
+ */
 export type X402UpstreamResponse = z.output<typeof x402UpstreamResponseView>;
 export type X402Channels = z.output<typeof x402ChannelsView>;
 export type X402ChannelClose = z.output<typeof x402ChannelCloseView>;
 export type X402ChannelDetail = z.output<typeof x402ChannelDetailView>;
-/** What /x402/fetch answers: the seller's response, or (202) the payment waiting for the owner. */
-export type X402FetchResult =
+/** What /pay/fetch answers: the seller's response, or (202) the payment waiting for the owner. */
+export type PaidFetchResult =
   | { kind: 'response'; response: X402UpstreamResponse }
   | { kind: 'pending_approval'; payment: X402SignedPayment };
+/** PaidFetchResult under its first name. */
+export type X402FetchResult = PaidFetchResult;

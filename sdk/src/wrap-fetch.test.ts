@@ -1,5 +1,5 @@
 /**
- * wrapFetch against a stand-in for the agent API's POST /x402/fetch that keeps its contract
+ * wrapFetch against a stand-in for the agent API's POST /pay/fetch that keeps its contract
  * (core's x402FetchInput and x402UpstreamResponseView: text bodies as UTF-8, others as base64,
  * 202 with the pending payment, 422 above max_amount): what comes back is a real Response with
  * the seller's exact bytes, every call carries a price cap, refusals are typed, and a retried
@@ -11,7 +11,9 @@ import { PurserApiError, PurserConnectionError, X402PaymentPendingError, X402Pri
 import { wrapFetch, x402PaymentInfo } from './wrap-fetch';
 
 const ORIGIN = 'http://purser.test';
-const FETCH_PATH = '/functions/v1/mcp-server/x402/fetch';
+const FETCH_PATH = '/functions/v1/mcp-server/pay/fetch';
+/** The same endpoint under its first name, which x402.fetch keeps calling. */
+const X402_FETCH_PATH = '/functions/v1/mcp-server/x402/fetch';
 const agentOptions = { baseUrl: ORIGIN, did: 'did:agnic:00000000-0000-4000-8000-000000000000', apiKey: 'pak_x', sleep: async () => {} };
 
 /** Every byte value, in an order no text encoding would keep. */
@@ -25,6 +27,8 @@ interface Seller {
   body?: Uint8Array | string;
   /** The payment waits for the owner (202). */
   pending?: boolean;
+  /** Paid through MPP: the answer names the protocol and carries the seller's Payment-Receipt. */
+  mpp?: boolean;
 }
 
 interface Call {
@@ -32,13 +36,13 @@ interface Call {
   body: Record<string, unknown>;
 }
 
-function agentApi(sellers: Record<string, Seller>, failFirst: Array<number | 'network'> = []) {
+function agentApi(sellers: Record<string, Seller>, failFirst: Array<number | 'network'> = [], path = FETCH_PATH) {
   const calls: Call[] = [];
   const fetch = (async (input: string | URL | Request, init: RequestInit = {}) => {
     // As fetch does: an aborted signal rejects with its reason.
     init.signal?.throwIfAborted();
     const url = new URL(String(input));
-    expect(`${init.method} ${url.pathname}`).toBe(`POST ${FETCH_PATH}`);
+    expect(`${init.method} ${url.pathname}`).toBe(`POST ${path}`);
     const body = JSON.parse(String(init.body)) as Record<string, unknown>;
     calls.push({ headers: new Headers(init.headers), body });
     const failure = failFirst.shift();
@@ -67,8 +71,9 @@ function agentApi(sellers: Record<string, Seller>, failFirst: Array<number | 'ne
         headers: seller.headers ?? {},
         body: textual ? new TextDecoder().decode(bytes) : btoa(String.fromCharCode(...bytes)),
         body_encoding: textual ? 'utf8' : 'base64',
-        payment_response: seller.price !== undefined ? { success: true, transaction: '0xabc' } : null,
-        payment: seller.price !== undefined ? { intent_id: 'i-1', status: 'settled', transaction_hash: '0xabc' } : null,
+        payment_response: seller.price !== undefined && !seller.mpp ? { success: true, transaction: '0xabc' } : null,
+        payment: seller.price !== undefined ? { intent_id: 'i-1', status: 'settled', transaction_hash: '0xabc', ...(seller.mpp ? { protocol: 'mpp' } : {}) } : null,
+        ...(seller.mpp ? { mpp_receipt: { method: 'evm', status: 'success', reference: '0xabc', timestamp: '2026-12-01T00:00:00Z', confirmed: true } } : {}),
       },
       { headers: { 'x-request-id': 'req-1', 'x-ratelimit-remaining': '99' } },
     );
@@ -95,9 +100,21 @@ describe('wrapFetch', () => {
     expect(response.headers.get('x-seller')).toBe('yes');
     expect(await response.json()).toEqual({ city: 'Lisbon' });
     expect(x402PaymentInfo(response)).toMatchObject({
-      payment: { intentId: 'i-1', status: 'settled', transactionHash: '0xabc' },
+      payment: { intentId: 'i-1', status: 'settled', transactionHash: '0xabc', protocol: 'x402' },
       paymentResponse: { success: true },
+      mppReceipt: null,
       purser: { status: 200, requestId: 'req-1', rateLimit: { remaining: 99 }, idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) },
+    });
+  });
+
+  it('names the protocol a call was paid in, and an MPP seller’s receipt', async () => {
+    const api = agentApi({ 'https://seller.example/headlines': { price: 0.01, mpp: true, headers: { 'content-type': 'application/json' }, body: '{"headlines":[]}' } });
+    const response = await wrapFetch(api.fetch, { agent: agentOptions })('https://seller.example/headlines');
+    expect(await response.json()).toEqual({ headlines: [] });
+    expect(x402PaymentInfo(response)).toMatchObject({
+      payment: { intentId: 'i-1', transactionHash: '0xabc', protocol: 'mpp' },
+      paymentResponse: null,
+      mppReceipt: { method: 'evm', status: 'success', reference: '0xabc', confirmed: true },
     });
   });
 
@@ -215,14 +232,17 @@ describe('wrapFetch', () => {
   });
 });
 
-describe('x402.fetch', () => {
+describe.each([
+  { name: 'paidFetch', path: FETCH_PATH, send: (agent: PurserAgentClient) => agent.paidFetch.bind(agent) },
+  { name: 'x402.fetch, its first name', path: X402_FETCH_PATH, send: (agent: PurserAgentClient) => agent.x402.fetch },
+])('$name', ({ path, send }) => {
   it('sends the default cap when the call names none, and types a refusal above it', async () => {
-    const api = agentApi({ 'https://seller.example/q': { price: 0.01, body: 'q' }, 'https://seller.example/report': { price: 0.25, body: 'r' } });
-    const agent = new PurserAgentClient({ ...agentOptions, fetch: api.fetch });
-    const result = await agent.x402.fetch({ url: 'https://seller.example/q' });
+    const api = agentApi({ 'https://seller.example/q': { price: 0.01, body: 'q' }, 'https://seller.example/report': { price: 0.25, body: 'r' } }, [], path);
+    const fetchPaid = send(new PurserAgentClient({ ...agentOptions, fetch: api.fetch }));
+    const result = await fetchPaid({ url: 'https://seller.example/q' });
     expect(result).toMatchObject({ kind: 'response', response: { status: 200, body: 'q' } });
-    await agent.x402.fetch({ url: 'https://seller.example/q', max_amount: 0.5 });
+    await fetchPaid({ url: 'https://seller.example/q', max_amount: 0.5 });
     expect(api.calls.map((call) => call.body.max_amount)).toEqual(['0.10', 0.5]);
-    expect(await caught(agent.x402.fetch({ url: 'https://seller.example/report' }))).toMatchObject({ name: 'X402PriceCapError', maxAmount: '0.10', price: '0.25' });
+    expect(await caught(fetchPaid({ url: 'https://seller.example/report' }))).toMatchObject({ name: 'X402PriceCapError', maxAmount: '0.10', price: '0.25' });
   });
 });

@@ -1,20 +1,21 @@
 /**
- * `wrapFetch`: the agent API's x402 fetch in the shape of `fetch`, as @x402/fetch's
- * wrapFetchWithPayment has it: `wrapFetch(fetch, { agent, maxAmount })` answers a function that
- * takes what fetch takes and resolves to a real `Response`. Purser makes the call to the seller,
- * pays its 402 from the agent's wallet (spending rules, policies, approval and the hold first)
- * and hands back the seller's answer; this file turns that answer back into a Response whose body
- * holds the seller's exact bytes (the API carries binary bodies as base64).
+ * `wrapFetch`: the agent API's paid fetch (POST /pay/fetch) in the shape of `fetch`, as
+ * @x402/fetch's wrapFetchWithPayment has it: `wrapFetch(fetch, { agent, maxAmount })` answers a
+ * function that takes what fetch takes and resolves to a real `Response`. Purser makes the call to
+ * the seller, pays its 402 from the agent's wallet in the protocol the seller speaks (x402 or MPP;
+ * spending rules, policies, approval and the hold first) and hands back the seller's answer; this
+ * file turns that answer back into a Response whose body holds the seller's exact bytes (the API
+ * carries binary bodies as base64). `x402PaymentInfo(response)` tells what paid for it.
  *
  * Every call carries a price cap (`maxAmount`, $0.10 unless the wrapper or the call says
  * otherwise) that the API checks before anything is signed, and an idempotency key that the
  * SDK's retries of the call reuse, so a retried call never pays twice.
  */
-import { agentTransport, DEFAULT_X402_MAX_AMOUNT, PurserAgentClient, sendX402Fetch, type AgentClientOptions } from './agent-client';
+import { agentTransport, DEFAULT_X402_MAX_AMOUNT, PurserAgentClient, sendPaidFetch, type AgentClientOptions } from './agent-client';
 import { X402PaymentPendingError } from './errors';
 import type { ResponseMeta } from './api-promise';
 import type { RetryOptions } from './retry';
-import type { X402FetchBody, X402UpstreamResponse } from './types';
+import type { MppReceipt, PaidFetchBody, PaymentProtocol, X402UpstreamResponse } from './types';
 
 /** Per call, beside fetch's own options: `fetchWithPayment(url, { purser: { maxAmount: 0.5 } })`. */
 export interface X402CallOptions {
@@ -52,10 +53,12 @@ export interface WrapFetchOptions {
 
 /** The payment behind a Response of `wrapFetch`, and the agent API call that made it. */
 export interface X402PaymentInfo {
-  /** Null when the seller did not ask for payment. */
-  payment: { intentId: string; status: string; transactionHash: string | null } | null;
-  /** The seller's decoded PAYMENT-RESPONSE header, when it sent one. */
+  /** Null when the seller did not ask for payment. `protocol`: the wire it was paid in, x402 or MPP. */
+  payment: { intentId: string; status: string; transactionHash: string | null; protocol: PaymentProtocol } | null;
+  /** The seller's decoded PAYMENT-RESPONSE header (x402), when it sent one. */
   paymentResponse: Record<string, unknown> | null;
+  /** An MPP seller's Payment-Receipt, decoded, and whether the chain confirms the transaction it names; null otherwise. */
+  mppReceipt: MppReceipt | null;
   /** The agent API call: its request id, idempotency key, replay flag and rate limit. */
   purser: ResponseMeta;
 }
@@ -96,7 +99,7 @@ export function wrapFetch(fetch: typeof globalThis.fetch, options: WrapFetchOpti
     if (!METHODS.has(method)) throw new TypeError(`The agent API fetches with ${[...METHODS].join(', ')}; not ${method}`);
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
-    const body: X402FetchBody = {
+    const body: PaidFetchBody = {
       url: request.url,
       method,
       headers,
@@ -105,7 +108,7 @@ export function wrapFetch(fetch: typeof globalThis.fetch, options: WrapFetchOpti
       ...optional('description', call.description ?? options.description),
       ...optional('category', call.category ?? options.category),
     };
-    const { data, response } = await sendX402Fetch(transport, body, {
+    const { data, response } = await sendPaidFetch(transport, body, {
       idempotencyKey: call.idempotencyKey ?? request.headers.get('idempotency-key') ?? undefined,
       signal: init?.signal ?? (input instanceof Request ? input.signal : undefined),
       ...optional('timeoutMs', call.timeoutMs),
@@ -161,9 +164,12 @@ function toResponse(view: X402UpstreamResponse, url: string, method: string, pur
   const response = new Response(nullBody ? null : bytes, { status: view.status, headers });
   // A constructed Response has an empty url; fetch's names what was fetched.
   Object.defineProperty(response, 'url', { value: url, enumerable: true });
+  const { payment } = view;
   paymentInfo.set(response, {
-    payment: view.payment ? { intentId: view.payment.intent_id, status: view.payment.status, transactionHash: view.payment.transaction_hash } : null,
+    // A server from before MPP names no protocol: it paid in x402.
+    payment: payment ? { intentId: payment.intent_id, status: payment.status, transactionHash: payment.transaction_hash, protocol: payment.protocol ?? 'x402' } : null,
     paymentResponse: view.payment_response,
+    mppReceipt: view.mpp_receipt ?? null,
     purser,
   });
   return response;

@@ -525,7 +525,7 @@ describe('retries and idempotency through a gateway that loses an answer', () =>
 
 describe('retries and idempotency of wrapFetch through a gateway that loses an answer', () => {
   it('pays the seller once when the first answer to a paid fetch is a 503 sent after the payment ran', async () => {
-    const proxy = await startFlakyProxy(appUrl, (method, path, seen) => method === 'POST' && path.endsWith('/x402/fetch') && seen.length === 0);
+    const proxy = await startFlakyProxy(appUrl, (method, path, seen) => method === 'POST' && path.endsWith('/pay/fetch') && seen.length === 0);
     try {
       const fetchWithPayment = wrapFetch(recordingFetch, { agent: { baseUrl: proxy.url, did: agentA.agent.did, apiKey: agentA.api_key.key } });
       const response = await fetchWithPayment(`${appUrl}/sandbox/paid/quote`);

@@ -56,7 +56,7 @@ export class Purser implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Pay, check payments, read the balance and transactions, and buy paid HTTP resources (x402) as a Purser agent, within its spending rules; approve payments and suspend agents as their owner',
+			'Pay, check payments, read the balance and transactions, and buy paid HTTP resources (x402 and MPP sellers) as a Purser agent, within its spending rules; approve payments and suspend agents as their owner',
 		defaults: { name: 'Purser' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -73,7 +73,7 @@ export class Purser implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Agent', value: 'agent' },
-					{ name: 'Paid Request (X402)', value: 'paidRequest' },
+					{ name: 'Paid Request (X402, MPP)', value: 'paidRequest' },
 					{ name: 'Payment', value: 'payment' },
 					{ name: 'Transaction', value: 'transaction' },
 					{ name: 'Wallet', value: 'wallet' },

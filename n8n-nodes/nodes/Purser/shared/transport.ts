@@ -33,7 +33,7 @@ export interface PurserRequest {
 	query?: IDataObject;
 	body?: IDataObject;
 	idempotencyKey?: string;
-	/** POST /payment waits up to 30 s for the outcome; /x402/fetch calls the seller twice. */
+	/** POST /payment waits up to 30 s for the outcome; /pay/fetch calls the seller twice. */
 	timeoutMs: number;
 	/** The item the call is for; absent in a trigger's activation. */
 	itemIndex?: number;

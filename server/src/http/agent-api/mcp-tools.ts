@@ -230,7 +230,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     name: 'x402_fetch',
     title: 'Fetch a paid URL',
     description:
-      'All three x402 steps in one: fetch a URL and, if it answers 402, pay it within the spending rules and return the paid answer. Set max_amount to cap the price, and an idempotency_key so a repeated call never pays twice.',
+      'Fetch a URL and, if it answers HTTP 402, pay it within the spending rules and return the paid answer. Pays x402 sellers and MPP (Machine Payments Protocol) sellers alike; a seller offering both is paid once, in one of them. payment.protocol says which was paid ("x402" or "mpp"); for MPP, mpp_receipt is the seller\'s receipt, confirmed when the chain shows its transaction. Set max_amount to cap the price, and an idempotency_key so a repeated call never pays twice.',
     input: fetchInput,
     output: x402UpstreamResponseView,
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
@@ -242,7 +242,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
       return {
         kind: 'unfinished',
         message:
-          `The x402 payment of ${amount} USDC ${waiting} (payment intent ${intentId}); nothing was fetched yet. ` +
+          `The payment of ${amount} USDC ${waiting} (payment intent ${intentId}); nothing was fetched yet. ` +
           (args.idempotency_key
             ? 'Call x402_fetch again with the same arguments and idempotency_key once it is approved.'
             : 'Call x402_fetch again with an idempotency_key next time: without one, a new call is a new payment.'),

@@ -12,6 +12,15 @@ import {
 import { purserApiRequest } from '../../shared/transport';
 
 const showOnlyForFetch = { resource: ['paidRequest'], operation: ['fetch'] };
+
+/** Pays a seller in whichever protocol it speaks, x402 or MPP; /x402/fetch is its first name. */
+const FETCH_PATH = '/pay/fetch';
+/**
+ * What a derived idempotency key is computed over: the endpoint's first name, so a key derived
+ * before the move to /pay/fetch (a payment waiting for approval across an upgrade) stays the
+ * same. Purser answers both names from one store of keys.
+ */
+const FETCH_KEY_PATH = '/x402/fetch';
 /** URL, method, headers and body: what Fetch and Get Price both send to the seller. */
 const showForRequest = { resource: ['paidRequest'], operation: ['fetch', 'getPrice'] };
 
@@ -156,7 +165,7 @@ export function upstreamFields(this: IExecuteFunctions, itemIndex: number): Upst
 	};
 }
 
-/** The body of POST /x402/fetch: the seller's request, the price cap, and what the payment is for. */
+/** The body of POST /pay/fetch: the seller's request, the price cap, and what the payment is for. */
 export function fetchBody(fields: UpstreamFields & { maxAmount: number; options: FetchOptions }): IDataObject {
 	const body: IDataObject = { ...upstreamRequestBody(fields), max_amount: fields.maxAmount };
 	const { category, description } = fields.options;
@@ -209,8 +218,10 @@ export function sellerFileName(headers: IDataObject, url: string): string | unde
 }
 
 /**
- * POST /x402/fetch: calls the URL, and when it answers 402 pays at most Max Price and calls it
- * again. 200 carries the seller's answer and the payment; 202 means the owner must approve.
+ * POST /pay/fetch: calls the URL, and when it answers 402 pays at most Max Price, in x402 or MPP
+ * as the seller asks, and calls it again. 200 carries the seller's answer and the payment, whose
+ * `protocol` says which (`mpp_receipt` holds an MPP seller's receipt); 202 means the owner must
+ * approve.
  * Text and JSON stay in the JSON output; any other answer (an image, a PDF) becomes n8n binary
  * data with the seller's bytes, MIME type and file name.
  */
@@ -222,13 +233,13 @@ export const fetch: OperationExecute = async function (itemIndex, run) {
 		itemIndex,
 		given: options.idempotencyKey ?? '',
 		derivation: options.keyDerivation ?? 'request',
-		path: '/x402/fetch',
+		path: FETCH_KEY_PATH,
 		body,
 		occurrences: run.occurrences,
 	});
 	const { statusCode, body: answer } = await purserApiRequest.call(this, {
 		method: 'POST',
-		path: '/x402/fetch',
+		path: FETCH_PATH,
 		body,
 		idempotencyKey,
 		// Two calls to the seller (up to 15 s each) around the payment.

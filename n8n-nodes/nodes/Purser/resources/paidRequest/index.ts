@@ -13,9 +13,9 @@ export const paidRequestDescription: INodeProperties[] = [
 			{
 				name: 'Fetch',
 				value: 'fetch',
-				action: 'Fetch a URL and pay its x402 price from the agent wallet',
+				action: 'Fetch a URL and pay its price from the agent wallet',
 				description:
-					'Call a URL; when it answers HTTP 402 Payment Required, pay its price up to Max Price from the agent wallet and call it again (x402). Files such as images and PDFs come back as binary data.',
+					'Call a URL; when it answers HTTP 402 Payment Required, pay its price up to Max Price from the agent wallet in the protocol the seller speaks (x402 or MPP, the Machine Payments Protocol) and call it again. The output names it in payment.protocol. Files such as images and PDFs come back as binary data.',
 			},
 			{
 				name: 'Get Price',

@@ -138,7 +138,7 @@ export async function payThroughChannel(deps: X402Deps, agent: AuthenticatedAgen
   return {
     kind: 'response',
     view: {
-      ...upstreamView(response, { intent_id: open.intentId, status: 'processing', transaction_hash: null }),
+      ...upstreamView(response, { intent_id: open.intentId, status: 'processing', transaction_hash: null, protocol: 'x402' }),
       channel_voucher: voucher,
     },
   };
