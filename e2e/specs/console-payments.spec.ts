@@ -130,10 +130,10 @@ test.describe('console payments and approvals', () => {
     await page.getByRole('button', { name: 'Reset filters' }).click();
     const today = await browserToday(page);
     await page.getByLabel('From').fill(today);
-    await page.getByLabel('To').fill(today);
+    await page.getByLabel('To', { exact: true }).fill(today);
     await expect(rows(page)).toHaveCount(6);
     await page.getByLabel('From').fill(await browserToday(page, 1));
-    await page.getByLabel('To').fill(await browserToday(page, 1));
+    await page.getByLabel('To', { exact: true }).fill(await browserToday(page, 1));
     await expect(page.getByText('No payments match these filters')).toBeVisible();
     await page.getByRole('button', { name: 'Reset filters' }).click();
 

@@ -307,7 +307,7 @@ describe('the payment list', () => {
     const document = (await get('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { operationId: string; parameters: { name: string; in: string }[] }>> };
     const list = document.paths['/intents']!.get!;
     expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(
-      ['agentId', 'cursor', 'from', 'limit', 'maxAmount', 'minAmount', 'rail', 'search', 'status', 'to'].sort(),
+      ['agentId', 'cursor', 'from', 'limit', 'maxAmount', 'minAmount', 'protocol', 'rail', 'search', 'status', 'to'].sort(),
     );
     expect(document.paths['/intents/{intentId}/detail']!.get!.operationId).toBe('getPaymentDetail');
   });
@@ -454,6 +454,7 @@ describe('one payment in full', () => {
     const { authorization } = exactPayload(decodePaymentHeader(paymentHeader));
     expect(detail.rail).toEqual({
       rail: 'x402-base',
+      protocol: 'x402',
       reference: authorization.nonce,
       status: 'settled',
       sandbox: true,
@@ -474,6 +475,7 @@ describe('one payment in full', () => {
       sellerReceipt: null,
       // This payment's paid request was not sent by Purser (the operation keeps no HTTP signature).
       requestSignature: null,
+      mpp: null,
     });
     expect(Date.parse(detail.rail!.authorization!.validBefore) - Date.now()).toBeLessThanOrEqual(60_000);
   });

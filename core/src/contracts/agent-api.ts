@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { CURRENCIES } from '../money';
 import { agentCredentialView, agentTransactionView, spendingRulesView } from './agents';
 import { INTENT_STATUSES, metadataSchema, railSchema, sellerReceiptView } from './intents';
-import { PAYMENT_PROTOCOLS } from './payment-protocols';
+import { mppReceiptView, PAYMENT_PROTOCOLS } from './payment-protocols';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
 
 export const AGENT_API_PREFIX = '/functions/v1/mcp-server';
@@ -264,18 +264,6 @@ export const x402SignedPaymentView = z.object({
   message: z.string(),
 });
 export type X402SignedPaymentView = z.infer<typeof x402SignedPaymentView>;
-
-/** An MPP seller's Payment-Receipt as it was sent, and what the chain says of the transaction it names. */
-export const mppReceiptView = z.object({
-  method: z.string(),
-  status: z.string(),
-  /** The transaction the seller says settled the payment. */
-  reference: z.string(),
-  timestamp: z.string(),
-  /** True when one read of that transaction shows it used this payment's authorisation. */
-  confirmed: z.boolean(),
-});
-export type MppReceiptView = z.infer<typeof mppReceiptView>;
 
 export const x402UpstreamResponseView = z.object({
   status: z.number(),

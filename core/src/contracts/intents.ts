@@ -8,6 +8,7 @@
 import { z } from 'zod';
 import { AGENT_STATUSES, KYA_TIER_NAMES } from './agents';
 import { requestSignatureView } from './agent-identity';
+import { mppPaymentView, PAYMENT_PROTOCOLS } from './payment-protocols';
 import { currencySchema, dollarAmountSchema, idempotencyKeySchema } from './wallets';
 import { CURRENCIES, parseAmount } from '../money';
 import { COUNTRY_CODE_HINTS, COUNTRY_CODES } from '../policy/country-codes';
@@ -195,6 +196,8 @@ export const listIntentsInput = z
       .transform((value) => (Array.isArray(value) ? [...new Set(value)] : [value]))
       .optional(),
     rail: railSchema.optional(),
+    /** Paid calls (the x402-base rail) paid in this wire protocol; any other payment is left out. */
+    protocol: z.enum(PAYMENT_PROTOCOLS, { error: `protocol must be one of ${PAYMENT_PROTOCOLS.join(', ')}` }).optional(),
     /** Created at or after this instant. */
     from: dateTimeBound('from'),
     /** Created before this instant. */
@@ -268,6 +271,8 @@ export const intentView = z.object({
   maxRetries: z.number(),
   metadata: z.record(z.string(), z.unknown()),
   rail: railSchema,
+  /** A paid call (the x402-base rail): the wire protocol it is paid in, x402 or MPP; null for every other payment. */
+  protocol: z.enum(PAYMENT_PROTOCOLS).nullable(),
   /** True on simulated rails and test chains: no real money moves there. */
   sandbox: z.boolean(),
   status: z.enum(INTENT_STATUSES),
@@ -370,6 +375,8 @@ export type SellerReceiptView = z.infer<typeof sellerReceiptView>;
 
 export const paymentRailView = z.object({
   rail: railSchema,
+  /** x402 on Base: the wire protocol the paid call was paid in; null on other rails. */
+  protocol: z.enum(PAYMENT_PROTOCOLS).nullable(),
   /** The rail's own reference: authorisation nonce, transfer id, transaction signature. */
   reference: z.string(),
   status: z.enum(RAIL_OPERATION_STATUSES),
@@ -386,6 +393,8 @@ export const paymentRailView = z.object({
   sellerReceipt: sellerReceiptView.nullable(),
   /** x402: the HTTP message signature the paid request carried (Web Bot Auth / Visa TAP); null when it was sent unsigned. */
   requestSignature: requestSignatureView.nullable(),
+  /** Paid over MPP: the seller's challenge, the credential sent (decoded) and the seller's receipt; null for any other payment. */
+  mpp: mppPaymentView.nullable(),
 });
 export type PaymentRailView = z.infer<typeof paymentRailView>;
 

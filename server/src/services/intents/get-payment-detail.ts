@@ -1,9 +1,9 @@
 /**
  * One payment as the console's payment page shows it beside the live flow: the intent, its
- * agent, its rail operation (with an x402 payment's on-chain transaction and the authorisation
- * it signed, decoded), an x402 channel's vouchers (one per paid call), its events, the ledger
- * entries it posted, the webhook deliveries of its events, the owner's audit entries about it and
- * its workflow.
+ * agent, its rail operation (with a paid call's protocol, on-chain transaction and the
+ * authorisation it signed, decoded; over MPP, the seller's challenge and receipt too), an x402
+ * channel's vouchers (one per paid call), its events, the ledger entries it posted, the webhook
+ * deliveries of its events, the owner's audit entries about it and its workflow.
  *
  * Only the owner's intent is found (any other id is the same 404), and every other read hangs
  * off that intent or is filtered by the owner too. Nothing secret is read: the rail operation's
@@ -92,7 +92,7 @@ export async function getPaymentDetail(deps: PaymentDetailDeps, ownerId: string,
   return {
     intent: toIntentView(intent),
     agent,
-    rail: railOperation ? toRailView(railOperation, deps.chain.info) : null,
+    rail: railOperation ? toRailView(railOperation, intent.metadata, deps.chain.info) : null,
     events: events.map((event) => ({ id: event.id, type: event.type, createdAt: event.createdAt.toISOString() })),
     ledgerEntries: ledgerTransactions.flatMap((transaction) =>
       transaction.entries.map((entry) => ({
@@ -138,14 +138,15 @@ export function temporalWorkflowUrl(namespaceUrl: string | undefined, workflowId
   return namespaceUrl ? `${namespaceUrl.replace(/\/+$/, '')}/workflows/${encodeURIComponent(workflowId)}` : null;
 }
 
-function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'network' | 'explorerUrl'>): PaymentRailView {
+function toRailView(operation: RailOperationRow, metadata: unknown, chain: Pick<EvmNetworkInfo, 'network' | 'explorerUrl'>): PaymentRailView {
   const rail = railFromDb(operation.rail);
-  const x402 = rail === 'x402-base' ? describeX402Operation(operation.details) : null;
+  const x402 = rail === 'x402-base' ? describeX402Operation(operation.details, metadata) : null;
   const transactionHash = x402?.transactionHash ?? null;
   // The explorer of the configured network, only for operations made on that network.
   const explorerUrl = transactionHash && chain.explorerUrl && x402?.network === chain.network ? `${chain.explorerUrl}/tx/${transactionHash}` : null;
   return {
     rail,
+    protocol: x402?.protocol ?? null,
     reference: operation.reference,
     status: operation.status,
     sandbox: operation.sandbox,
@@ -157,6 +158,7 @@ function toRailView(operation: RailOperationRow, chain: Pick<EvmNetworkInfo, 'ne
     authorization: x402?.authorization ?? null,
     sellerReceipt: x402?.sellerReceipt ?? null,
     requestSignature: x402?.requestSignature ?? null,
+    mpp: x402?.mpp ?? null,
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * Payment intent rows to the wire shape of core/src/contracts/intents.ts: dollars as a number
  * with the full-precision decimal string beside it, dates as ISO strings, the rail as the API
- * names it and whether it is a sandbox rail.
+ * names it and whether it is a sandbox rail, and a paid call's wire protocol (x402 or MPP).
  */
 import { policyDecisionView, railFromDb, SANDBOX_RAILS, toDecimalString, toDollars, type IntentView } from '@purser/core';
 import type { Prisma } from '@purser/db';
+import { paidCallProtocol } from '../paid-calls/describe-rail-operation';
 
 export const intentSelect = {
   id: true,
@@ -58,6 +59,7 @@ export function toIntentView(row: IntentRow): IntentView {
     maxRetries: row.maxRetries,
     metadata: (row.metadata ?? {}) as Record<string, unknown>,
     rail,
+    protocol: paidCallProtocol(rail, row.metadata),
     sandbox: SANDBOX_RAILS.includes(rail),
     status: row.status,
     failureCode: row.failureCode,

@@ -56,6 +56,11 @@ function conditions(ownerId: string, input: Omit<ListIntentsInput, 'limit'>): Pr
     // An intent without a rail pays on the ledger (intent-view.ts reads it so).
     where.push(input.rail === 'ledger' ? Prisma.sql`("rail" = 'ledger' OR "rail" IS NULL)` : Prisma.sql`"rail" = ${input.rail}::"PaymentRail"`);
   }
+  if (input.protocol) {
+    // A paid call's metadata says `x402.protocol: 'mpp'` when it is paid over MPP; without it, x402 (intent-metadata.ts protocolOf).
+    const mpp = Prisma.sql`"metadata" -> 'x402' ->> 'protocol' = 'mpp'`;
+    where.push(Prisma.sql`"rail" = 'x402-base'`, input.protocol === 'mpp' ? mpp : Prisma.sql`NOT coalesce(${mpp}, false)`);
+  }
   if (input.agentId) where.push(Prisma.sql`"agent_id" = ${input.agentId}::uuid`);
   if (input.from) where.push(Prisma.sql`"created_at" >= ${new Date(input.from)}::timestamptz`);
   if (input.to) where.push(Prisma.sql`"created_at" < ${new Date(input.to)}::timestamptz`);

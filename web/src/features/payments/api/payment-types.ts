@@ -11,4 +11,5 @@ export type PaymentAgent = Outputs['agents']['list'][number];
 export type ListIntentsQuery = Inputs['intents']['list'];
 export type IntentStatus = PaymentIntent['status'];
 export type RailName = PaymentIntent['rail'];
+export type PaymentProtocol = NonNullable<PaymentIntent['protocol']>;
 export type FiredRule = NonNullable<PaymentIntent['policyDecision']>['fired'][number];

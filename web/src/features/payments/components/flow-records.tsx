@@ -20,7 +20,7 @@ import { useState, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
 import type { PaymentDetail } from '../hooks/use-payment-detail';
 import { dataSummary, formatDateTime, fullPrecision, humanize, signedAmount } from '../utils/flow-format';
-import { RAIL_LABELS } from '../utils/intent-labels';
+import { PROTOCOL_LABELS, RAIL_LABELS } from '../utils/intent-labels';
 import { FieldList, Mono } from './flow-fields';
 import { IntentStatusChip } from './intent-status-chip';
 
@@ -93,6 +93,7 @@ function DetailsTab({ detail }: { detail: PaymentDetail }) {
           { label: 'Amount', value: <Mono>{fullPrecision(intent.amountExact)}</Mono> },
           { label: 'Currency', value: intent.currency },
           { label: 'Rail', value: `${RAIL_LABELS[intent.rail]}${intent.sandbox ? ' (sandbox)' : ''}` },
+          ...(intent.protocol ? [{ label: 'Protocol', value: PROTOCOL_LABELS[intent.protocol] }] : []),
           { label: 'Status', value: <IntentStatusChip status={intent.status} /> },
           ...(intent.failureMessage ? [{ label: 'Failure', value: `${intent.failureMessage}${intent.failureCode ? ` (${intent.failureCode})` : ''}` }] : []),
           {

@@ -1,17 +1,19 @@
 // The panel beside the drawing (below it on phones): the selected step, its state, the
 // workflow's own words about it, every round it ran, and what the step is about: the rules
-// that fired at the gate, the owner's decision, the rail and its reference, the signature on
-// an x402 payment's paid request, the on-chain transaction and the signed x402 authorisation,
-// the amounts held, captured or released, and the webhook deliveries.
+// that fired at the gate, the owner's decision, the rail and its reference, a paid call's
+// protocol (x402 or MPP) and the signature on its paid request, the on-chain transaction and the
+// signed x402 authorisation (over MPP: the seller's challenge, the credential sent, decoded, and
+// the seller's receipt), the amounts held, captured or released, and the webhook deliveries.
 import { Box, Card, CardContent, Chip, Divider, Link, Stack, Typography } from '@mui/material';
 import { Link as RouterLink } from 'react-router';
 import type { PaymentDetail } from '../hooks/use-payment-detail';
 import type { FlowStep } from '../utils/flow-steps';
 import { formatDateTime, fullPrecision, humanize, shortHex, signedAmount } from '../utils/flow-format';
-import { RAIL_LABELS } from '../utils/intent-labels';
+import { PROTOCOL_LABELS, RAIL_LABELS } from '../utils/intent-labels';
 import { ExpiryCountdown } from './expiry-countdown';
 import { ExternalLink, FieldList, Mono, type FieldRow } from './flow-fields';
 import { stateColor } from './flow-node';
+import { MppPaymentContent } from './mpp-payment-content';
 import { RequestSignatureContent } from './request-signature-content';
 
 const STATE_WORDS = { waiting: 'Waiting', running: 'Running', completed: 'Completed', failed: 'Failed', skipped: 'Skipped' } as const;
@@ -99,12 +101,13 @@ function StepContent({ step, detail }: { step: FlowStep; detail: PaymentDetail }
           dense
           rows={[
             { label: 'Rail', value: <RailName rail={rail.rail} sandbox={rail.sandbox} /> },
+            ...protocolRows(intent.protocol),
             { label: 'Reference', value: <Mono>{rail.reference}</Mono> },
             { label: 'Status', value: rail.status },
           ]}
         />
       ) : (
-        <FieldList dense rows={[{ label: 'Rail', value: <RailName rail={intent.rail} sandbox={intent.sandbox} /> }]} />
+        <FieldList dense rows={[{ label: 'Rail', value: <RailName rail={intent.rail} sandbox={intent.sandbox} /> }, ...protocolRows(intent.protocol)]} />
       );
     case 'reserve':
       return <EntriesContent detail={detail} kind="hold" empty="No funds are held for this payment." extra={[{ label: 'Held at', value: formatDateTime(intent.reservedAt) }]} />;
@@ -139,6 +142,12 @@ function RailName({ rail, sandbox }: { rail: PaymentDetail['intent']['rail']; sa
       {sandbox && <Chip size="small" label="Sandbox" variant="outlined" />}
     </Box>
   );
+}
+
+/** A paid call's wire protocol, as a row of the rail's fields; none for other payments. */
+function protocolRows(protocol: PaymentDetail['intent']['protocol']): FieldRow[] {
+  if (!protocol) return [];
+  return [{ label: 'Protocol', value: <span data-testid="rail-protocol">{protocol === 'mpp' ? 'MPP (Machine Payments Protocol)' : PROTOCOL_LABELS[protocol]}</span> }];
 }
 
 function GateContent({ detail }: { detail: PaymentDetail }) {
@@ -301,6 +310,7 @@ function ExecuteContent({ detail, answered }: { detail: PaymentDetail; answered:
         dense
         rows={[
           { label: 'Rail', value: <RailName rail={rail.rail} sandbox={rail.sandbox} /> },
+          ...protocolRows(intent.protocol),
           { label: 'Reference', value: <Mono>{rail.reference}</Mono> },
           { label: 'Status', value: rail.status },
           ...(rail.transactionHash
@@ -326,7 +336,8 @@ function ExecuteContent({ detail, answered }: { detail: PaymentDetail; answered:
           The sandbox chain has no public block explorer.
         </Typography>
       )}
-      {authorization && (
+      {rail.mpp && <MppPaymentContent mpp={rail.mpp} currency={intent.currency} />}
+      {authorization && !rail.mpp && (
         <>
           <Typography variant="subtitle2" component="h3">
             Signed x402 authorisation

@@ -1,5 +1,5 @@
-// The payments page's filters: search (purpose, merchant, metadata), statuses, rail, agent,
-// a date range and an amount range, and Reset. Each change goes straight to the URL (typed
+// The payments page's filters: search (purpose, merchant, metadata), statuses, rail, a paid
+// call's protocol (x402 or MPP), agent, a date range and an amount range, and Reset. Each change goes straight to the URL (typed
 // fields once typing pauses), which is where the page reads them from. On phones only the
 // search shows; a Filters button (with how many are set) folds the rest out.
 import RestartAltRounded from '@mui/icons-material/RestartAltRounded';
@@ -9,7 +9,18 @@ import { Badge, Box, Button, Checkbox, Collapse, IconButton, InputAdornment, Lis
 import { useTheme } from '@mui/material/styles';
 import { useId, useState } from 'react';
 import type { IntentStatus, PaymentAgent, RailName } from '../api/payment-types';
-import { INTENT_STATUSES, RAIL_LABELS, RAIL_NAMES, SANDBOX_RAILS, STATUS_LABELS, isIntentStatus, isRailName } from '../utils/intent-labels';
+import {
+  INTENT_STATUSES,
+  PAYMENT_PROTOCOLS,
+  PROTOCOL_LABELS,
+  RAIL_LABELS,
+  RAIL_NAMES,
+  SANDBOX_RAILS,
+  STATUS_LABELS,
+  isIntentStatus,
+  isPaymentProtocol,
+  isRailName,
+} from '../utils/intent-labels';
 import { SEARCH_MAX_LENGTH, filterProblems, hasActiveFilters, isAmountText, type PaymentFilters } from '../utils/payment-filters';
 import { DebouncedTextField } from './debounced-text-field';
 
@@ -35,7 +46,8 @@ export function PaymentFiltersBar({ filters, agents, onChange, onReset }: Props)
     display: 'grid',
     gap: 1.5,
     alignItems: 'start',
-    gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))', lg: 'repeat(8, minmax(0, 1fr))' },
+    // Wide: search, statuses, rail, protocol and agent on the first row; dates, amounts and Reset on the second.
+    gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', md: 'repeat(4, minmax(0, 1fr))', lg: 'repeat(9, minmax(0, 1fr))' },
   } as const;
 
   const search = (
@@ -85,7 +97,7 @@ export function PaymentFiltersBar({ filters, agents, onChange, onReset }: Props)
             renderValue: (selected) => statusSummary(selected as IntentStatus[]),
           },
         }}
-        sx={{ gridColumn: { lg: 'span 2' } }}
+        sx={{ gridColumn: { xs: '1 / -1', md: 'auto', lg: 'span 2' } }}
       >
         {INTENT_STATUSES.map((status) => (
           <MenuItem key={status} value={status} dense>
@@ -107,6 +119,22 @@ export function PaymentFiltersBar({ filters, agents, onChange, onReset }: Props)
         {RAIL_NAMES.map((rail) => (
           <MenuItem key={rail} value={rail}>
             {railOptionLabel(rail)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        select
+        size="small"
+        id="payments-filter-protocol"
+        label="Protocol"
+        value={filters.protocol ?? ALL}
+        onChange={(event) => onChange({ protocol: isPaymentProtocol(event.target.value) ? event.target.value : null })}
+        slotProps={{ inputLabel: { shrink: true }, select: { displayEmpty: true } }}
+      >
+        <MenuItem value={ALL}>All</MenuItem>
+        {PAYMENT_PROTOCOLS.map((protocol) => (
+          <MenuItem key={protocol} value={protocol}>
+            {PROTOCOL_LABELS[protocol]}
           </MenuItem>
         ))}
       </TextField>
@@ -223,7 +251,7 @@ export function PaymentFiltersBar({ filters, agents, onChange, onReset }: Props)
 
 /** How many filters besides the search narrow the list (for the phone's Filters button). */
 function narrowingCount(filters: PaymentFilters): number {
-  return [filters.statuses.length > 0, filters.rail, filters.agentId, filters.from, filters.to, filters.minAmount, filters.maxAmount].filter(Boolean).length;
+  return [filters.statuses.length > 0, filters.rail, filters.protocol, filters.agentId, filters.from, filters.to, filters.minAmount, filters.maxAmount].filter(Boolean).length;
 }
 
 function statusSummary(selected: readonly IntentStatus[]): string {

@@ -1,6 +1,7 @@
 // Route '/dashboard/payments/:intentId': one payment, live. The drawing of its workflow
 // (flow-diagram.tsx) lights each step as realtime.intentProgress reports it; the panel beside
-// it shows the selected step; below, the intent's fields, events, ledger entries, webhook
+// it shows the selected step (a paid call's protocol, x402 or MPP, is named in the header, the
+// drawing's rail node and the panel); below, the intent's fields, events, ledger entries, webhook
 // deliveries and audit entries (intents.detail, refreshed on every progress message) and, once
 // it has settled, its signed receipt (payment-receipt.tsx); above, approve, reject and cancel
 // where the state allows. Unknown ids and other owners' payments are the same "Payment not found".
@@ -16,7 +17,7 @@ import { errorMessage, isNotFoundError } from '../utils/flow-errors';
 import { formatDateTime, fullPrecision } from '../utils/flow-format';
 import { defaultSelectedStep, isTerminalStatus, mapFlowSteps, stepsFromAudit, type FlowNodeId } from '../utils/flow-steps';
 import { paymentTitle } from '../utils/format';
-import { RAIL_LABELS } from '../utils/intent-labels';
+import { PROTOCOL_LABELS, RAIL_LABELS } from '../utils/intent-labels';
 import { ExpiryCountdown } from './expiry-countdown';
 import { FlowActions } from './flow-actions';
 import { FlowDiagram } from './flow-diagram';
@@ -69,10 +70,11 @@ function PaymentView({ detail, progress, connection }: { detail: PaymentDetail; 
         approvalStatus: intent.approval?.status ?? null,
         webhookDeliveries: detail.webhookDeliveries,
         auditedSteps: stepsFromAudit(detail.auditEntries),
-        // Only x402 sends the seller an HTTP request, signed as the agent or not.
+        // Only a paid call (x402 or MPP) sends the seller an HTTP request, signed as the agent or not.
         paidRequest: intent.rail === 'x402-base' ? { signature: detail.rail?.requestSignature ?? null } : null,
+        protocol: intent.protocol,
       }),
-    [progress, intent.status, intent.approval?.status, intent.rail, detail.webhookDeliveries, detail.auditEntries, detail.rail?.requestSignature],
+    [progress, intent.status, intent.approval?.status, intent.rail, intent.protocol, detail.webhookDeliveries, detail.auditEntries, detail.rail?.requestSignature],
   );
   // Until the owner picks a step, the panel follows the payment.
   const [picked, setPicked] = useState<FlowNodeId | null>(null);
@@ -92,6 +94,7 @@ function PaymentView({ detail, progress, connection }: { detail: PaymentDetail; 
             </Typography>
             <IntentStatusChip status={intent.status} />
             <Chip size="small" variant="outlined" label={`${RAIL_LABELS[intent.rail]}${intent.sandbox ? ' · sandbox' : ''}`} />
+            {intent.protocol && <Chip size="small" variant="outlined" label={`Paid over ${PROTOCOL_LABELS[intent.protocol]}`} data-testid="payment-protocol" />}
             {!isTerminalStatus(intent.status) && <LiveIndicator connection={connection} />}
           </Stack>
           <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>

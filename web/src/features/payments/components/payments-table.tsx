@@ -1,14 +1,15 @@
-// The payments list: a dense table on wide screens, stacked rows on phones (a seven-column
-// table would only scroll sideways there). Every row leads to its payment's page through a
+// The payments list: a dense table on wide screens, stacked rows on phones (an eight-column
+// table would only scroll sideways there). A paid call (the x402-base rail) names the protocol
+// it was paid in, x402 or MPP; other payments have none. Every row leads to its payment's page through a
 // real link (keyboard, middle-click and "open in new tab" work); on the table, a click
 // anywhere on the row follows it too.
-import { Box, Link, List, ListItem, ListItemButton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography, useMediaQuery } from '@mui/material';
+import { Box, Chip, Link, List, ListItem, ListItemButton, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography, useMediaQuery } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import type { MouseEvent } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import type { PaymentIntent } from '../api/payment-types';
 import { formatTableDate, paymentTitle } from '../utils/format';
-import { RAIL_LABELS } from '../utils/intent-labels';
+import { PROTOCOL_LABELS, RAIL_LABELS } from '../utils/intent-labels';
 import { AmountText } from './amount-text';
 import { IntentStatusChip } from './intent-status-chip';
 
@@ -50,6 +51,7 @@ function WideTable({ intents, agentName }: RowsProps) {
             <TableCell align="right">Amount</TableCell>
             <TableCell>Currency</TableCell>
             <TableCell>Rail</TableCell>
+            <TableCell>Protocol</TableCell>
             <TableCell>Status</TableCell>
           </TableRow>
         </TableHead>
@@ -89,6 +91,9 @@ function WideTable({ intents, agentName }: RowsProps) {
                 <RailLabel intent={intent} />
               </TableCell>
               <TableCell>
+                <ProtocolChip intent={intent} />
+              </TableCell>
+              <TableCell>
                 <IntentStatusChip status={intent.status} />
               </TableCell>
             </TableRow>
@@ -111,6 +116,14 @@ function StackedRows({ intents, agentName }: RowsProps) {
               </Typography>
               <Typography variant="caption" color="text.secondary" component="p" sx={{ overflowWrap: 'anywhere' }}>
                 {agentName(intent.agentId)} · <RailLabel intent={intent} />
+                {intent.protocol ? (
+                  <>
+                    {' · '}
+                    <Box component="span" data-testid="payment-protocol">
+                      {PROTOCOL_LABELS[intent.protocol]}
+                    </Box>
+                  </>
+                ) : null}
               </Typography>
               <Typography variant="caption" color="text.secondary" component="p">
                 <time dateTime={intent.createdAt}>{formatTableDate(intent.createdAt)}</time>
@@ -140,4 +153,10 @@ function RailLabel({ intent }: { intent: PaymentIntent }) {
       ) : null}
     </>
   );
+}
+
+/** A paid call's protocol; nothing for a payment made any other way. */
+function ProtocolChip({ intent }: { intent: PaymentIntent }) {
+  if (!intent.protocol) return null;
+  return <Chip size="small" variant="outlined" label={PROTOCOL_LABELS[intent.protocol]} data-testid="payment-protocol" />;
 }

@@ -54,6 +54,17 @@ describe('mapFlowSteps', () => {
     expect(identity({ progress: { status: 'blocked', currentStep: null, steps: blocked } })).toMatchObject({ state: 'skipped', detail: 'not reached' });
   });
 
+  it('titles the rail of a paid call made over MPP with MPP, and leaves an x402 payment’s rail as the workflow named it', () => {
+    const paid = SETTLED_ONE_STEP.map((record) => (record.step === 'rail_selection' ? rec('rail_selection', 'completed', 'x402-base') : record));
+    const rail = (protocol: FlowStepsInput['protocol']) =>
+      mapFlowSteps({ progress: { status: 'settled', currentStep: null, steps: paid }, intentStatus: 'settled', approvalStatus: null, webhookDeliveries: [], paidRequest: { signature: null }, protocol }).find(
+        (step) => step.id === 'rail_selection',
+      )!;
+    expect(rail('mpp')).toMatchObject({ title: 'Rail · MPP', detail: 'x402-base' });
+    for (const protocol of ['x402', null] as const) expect(rail(protocol)).toMatchObject({ title: 'Rail', detail: 'x402-base' });
+    expect(nodeLine(rail('mpp'))).toBe('Completed · x402-base');
+  });
+
   it('shows a settled payment completed, with approval and release skipped', () => {
     const map = states({ progress: { status: 'settled', currentStep: null, steps: SETTLED_ONE_STEP }, webhookDeliveries: [{ status: 'succeeded' }] });
     expect(map).toEqual({

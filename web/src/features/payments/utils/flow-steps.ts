@@ -10,10 +10,12 @@
 //   upgrades a node that has no record or is still running; a record's failed or skipped stands.
 // - Once the payment has ended, the steps it never reached are skipped, not waiting.
 // - Webhooks are not a workflow step: the node sums up the intent's webhook deliveries.
-// - Identity is not one either: an x402 payment's paid request, sent once the payment is held,
-//   signed as the agent (Web Bot Auth / Visa TAP) or not. Other rails send no request and draw
-//   no identity node.
-import type { IntentStatus, PaymentStep, StepStatus } from '@purser/core';
+// - Identity is not one either: a paid call's request (x402 or MPP), sent once the payment is
+//   held, signed as the agent (Web Bot Auth / Visa TAP) or not. Other rails send no request and
+//   draw no identity node.
+// - A paid call's rail node names the protocol it is paid in: the workflow's words name the rail
+//   alone (x402-base, which says x402), so an MPP payment's node is titled 'Rail · MPP'.
+import type { IntentStatus, PaymentProtocol, PaymentStep, StepStatus } from '@purser/core';
 
 export type FlowNodeId = PaymentStep | 'identity' | 'webhooks';
 export type FlowNodeState = 'waiting' | 'running' | 'completed' | 'failed' | 'skipped';
@@ -104,6 +106,8 @@ export interface FlowStepsInput {
    * Absent for a rail that sends no HTTP request: the identity node is not drawn.
    */
   paidRequest?: { signature: RequestSignatureLike | null } | null;
+  /** A paid call's wire protocol (the intent's); null or absent for other payments. */
+  protocol?: PaymentProtocol | null;
 }
 
 export interface FlowStep {
@@ -207,7 +211,7 @@ export function mapFlowSteps(input: FlowStepsInput): FlowStep[] {
 
   const drawn = FLOW_NODE_IDS.filter((id): id is Exclude<FlowNodeId, 'identity'> => id !== 'identity');
   const steps = drawn.map((id): FlowStep => {
-    const title = FLOW_NODE_TITLES[id];
+    const title = id === 'rail_selection' && input.protocol === 'mpp' ? `${FLOW_NODE_TITLES[id]} · MPP` : FLOW_NODE_TITLES[id];
     if (id === 'webhooks') {
       const webhooks = webhookState(input.webhookDeliveries, ended);
       return { id, title, ...webhooks, at: null, history: [], current: false };

@@ -1,8 +1,9 @@
-// How statuses, rails and request signatures are named and coloured in the console. The lists
-// mirror core's INTENT_STATUSES and RAIL_NAMES (contracts/intents.ts), checked against their types
+// How statuses, rails, paid-call protocols and request signatures are named and coloured in the
+// console. The lists mirror core's INTENT_STATUSES, RAIL_NAMES (contracts/intents.ts) and
+// PAYMENT_PROTOCOLS (contracts/payment-protocols.ts), checked against their types
 // here so the bundle does not take in the contracts module and its policy engine for two arrays.
 import type { HttpSignatureTag } from '@purser/core';
-import type { IntentStatus, RailName } from '../api/payment-types';
+import type { IntentStatus, PaymentProtocol, RailName } from '../api/payment-types';
 
 export const INTENT_STATUSES = [
   'created',
@@ -19,12 +20,17 @@ export const INTENT_STATUSES = [
 
 export const RAIL_NAMES = ['ledger', 'x402-base', 'solana', 'card', 'bank'] as const satisfies readonly RailName[];
 
+/** The wire protocols a paid call (the x402-base rail) is paid in. */
+export const PAYMENT_PROTOCOLS = ['x402', 'mpp'] as const satisfies readonly PaymentProtocol[];
+
 // A status or rail the server adds later fails the type check here until it has a name.
 type Missing<All, Listed> = [Exclude<All, Listed>] extends [never] ? true : Exclude<All, Listed>;
 const everyStatusListed: Missing<IntentStatus, (typeof INTENT_STATUSES)[number]> = true;
 const everyRailListed: Missing<RailName, (typeof RAIL_NAMES)[number]> = true;
+const everyProtocolListed: Missing<PaymentProtocol, (typeof PAYMENT_PROTOCOLS)[number]> = true;
 void everyStatusListed;
 void everyRailListed;
+void everyProtocolListed;
 
 export const STATUS_LABELS: Record<IntentStatus, string> = {
   created: 'Created',
@@ -62,6 +68,11 @@ export const RAIL_LABELS: Record<RailName, string> = {
   bank: 'Bank transfer',
 };
 
+export const PROTOCOL_LABELS: Record<PaymentProtocol, string> = {
+  x402: 'x402',
+  mpp: 'MPP',
+};
+
 /** As core's SANDBOX_RAILS: simulators and test chains, labelled sandbox wherever they are offered. */
 export const SANDBOX_RAILS: readonly RailName[] = ['solana', 'card', 'bank'];
 
@@ -71,6 +82,10 @@ export function isIntentStatus(value: string): value is IntentStatus {
 
 export function isRailName(value: string): value is RailName {
   return (RAIL_NAMES as readonly string[]).includes(value);
+}
+
+export function isPaymentProtocol(value: string): value is PaymentProtocol {
+  return (PAYMENT_PROTOCOLS as readonly string[]).includes(value);
 }
 
 /** A paid request's HTTP message signature tag (core's HTTP_SIGNATURE_TAGS): the protocol it speaks. */

@@ -21,6 +21,7 @@ describe('filters in the URL', () => {
     const all = filters({
       statuses: ['pending_approval', 'settled'],
       rail: 'x402-base',
+      protocol: 'mpp',
       agentId: AGENT,
       from: '2026-11-01',
       to: '2026-11-26',
@@ -31,7 +32,7 @@ describe('filters in the URL', () => {
     });
     const params = paramsFromFilters(all);
     expect(params.toString()).toBe(
-      'q=weather+api&status=pending_approval%2Csettled&rail=x402-base&agent=3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e&from=2026-11-01&to=2026-11-26&min=0.5&max=100&limit=10',
+      'q=weather+api&status=pending_approval%2Csettled&rail=x402-base&protocol=mpp&agent=3f2b8c1e-4d5a-4b6c-8d7e-9f0a1b2c3d4e&from=2026-11-01&to=2026-11-26&min=0.5&max=100&limit=10',
     );
     expect(filtersFromParams(new URLSearchParams(params.toString()))).toEqual(all);
   });
@@ -48,7 +49,7 @@ describe('filters in the URL', () => {
 
   it('drops what a hand-edited link gets wrong instead of failing the page', () => {
     const parsed = filtersFromParams(
-      new URLSearchParams('status=paid,settled&rail=paypal&agent=42&from=2026-02-30&to=yesterday&min=-1&max=1.1234567&limit=7'),
+      new URLSearchParams('status=paid,settled&rail=paypal&protocol=lightning&agent=42&from=2026-02-30&to=yesterday&min=-1&max=1.1234567&limit=7'),
     );
     expect(parsed).toEqual(filters({ statuses: ['settled'] }));
   });
@@ -66,6 +67,7 @@ describe('hasActiveFilters', () => {
     expect(hasActiveFilters(filters({ search: '   ' }))).toBe(false);
     expect(hasActiveFilters(filters({ statuses: ['failed'] }))).toBe(true);
     expect(hasActiveFilters(filters({ maxAmount: '3' }))).toBe(true);
+    expect(hasActiveFilters(filters({ protocol: 'x402' }))).toBe(true);
   });
 });
 
@@ -87,10 +89,11 @@ describe('the list query', () => {
   });
 
   it('passes statuses as a list, and the other filters as they are', () => {
-    expect(listInputFromFilters(filters({ statuses: ['pending_approval'], rail: 'card', agentId: AGENT, minAmount: '1.5', maxAmount: '2', search: ' tea ', pageSize: 25 }))).toEqual({
+    expect(listInputFromFilters(filters({ statuses: ['pending_approval'], rail: 'card', protocol: 'mpp', agentId: AGENT, minAmount: '1.5', maxAmount: '2', search: ' tea ', pageSize: 25 }))).toEqual({
       limit: 25,
       status: ['pending_approval'],
       rail: 'card',
+      protocol: 'mpp',
       agentId: AGENT,
       minAmount: '1.5',
       maxAmount: '2',

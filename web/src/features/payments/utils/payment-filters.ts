@@ -2,8 +2,8 @@
 // can be shared, bookmarked and reloaded. Parsing is forgiving (a hand-edited or stale link
 // drops what it cannot read instead of failing the page); the list query gets only bounds the
 // server accepts (it refuses from >= to and min > max, which the page reports on the fields).
-import type { IntentStatus, ListIntentsQuery, RailName } from '../api/payment-types';
-import { INTENT_STATUSES, isIntentStatus, isRailName } from './intent-labels';
+import type { IntentStatus, ListIntentsQuery, PaymentProtocol, RailName } from '../api/payment-types';
+import { INTENT_STATUSES, isIntentStatus, isPaymentProtocol, isRailName } from './intent-labels';
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -15,6 +15,8 @@ export interface PaymentFilters {
   /** Any of these; empty means every status. */
   statuses: IntentStatus[];
   rail: RailName | null;
+  /** Paid calls paid in this protocol (x402 or MPP); every other payment is left out. */
+  protocol: PaymentProtocol | null;
   agentId: string | null;
   /** Calendar days in the viewer's time zone, 'YYYY-MM-DD', both inclusive; '' when open. */
   from: string;
@@ -29,6 +31,7 @@ export interface PaymentFilters {
 export const DEFAULT_FILTERS: PaymentFilters = {
   statuses: [],
   rail: null,
+  protocol: null,
   agentId: null,
   from: '',
   to: '',
@@ -42,6 +45,7 @@ const PARAMS = {
   search: 'q',
   statuses: 'status',
   rail: 'rail',
+  protocol: 'protocol',
   agentId: 'agent',
   from: 'from',
   to: 'to',
@@ -77,6 +81,7 @@ export function filtersFromParams(params: URLSearchParams): PaymentFilters {
     .map((value) => value.trim())
     .filter(isIntentStatus);
   const rail = text(PARAMS.rail);
+  const protocol = text(PARAMS.protocol);
   const agentId = text(PARAMS.agentId);
   const day = (key: string) => (isDayText(text(key)) ? text(key) : '');
   const amount = (key: string) => (isAmountText(text(key)) ? text(key) : '');
@@ -85,6 +90,7 @@ export function filtersFromParams(params: URLSearchParams): PaymentFilters {
     // In the canonical order, once each, whatever order the link had.
     statuses: INTENT_STATUSES.filter((status) => statuses.includes(status)),
     rail: isRailName(rail) ? rail : null,
+    protocol: isPaymentProtocol(protocol) ? protocol : null,
     agentId: UUID.test(agentId) ? agentId.toLowerCase() : null,
     from: day(PARAMS.from),
     to: day(PARAMS.to),
@@ -101,6 +107,7 @@ export function paramsFromFilters(filters: PaymentFilters): URLSearchParams {
   if (filters.search.trim()) params.set(PARAMS.search, filters.search.trim());
   if (filters.statuses.length > 0) params.set(PARAMS.statuses, filters.statuses.join(','));
   if (filters.rail) params.set(PARAMS.rail, filters.rail);
+  if (filters.protocol) params.set(PARAMS.protocol, filters.protocol);
   if (filters.agentId) params.set(PARAMS.agentId, filters.agentId);
   if (filters.from) params.set(PARAMS.from, filters.from);
   if (filters.to) params.set(PARAMS.to, filters.to);
@@ -115,6 +122,7 @@ export function hasActiveFilters(filters: PaymentFilters): boolean {
   return (
     filters.statuses.length > 0 ||
     filters.rail !== null ||
+    filters.protocol !== null ||
     filters.agentId !== null ||
     filters.from !== '' ||
     filters.to !== '' ||
@@ -155,6 +163,7 @@ export function listInputFromFilters(filters: PaymentFilters): Omit<ListIntentsQ
   const input: Omit<ListIntentsQuery, 'cursor'> = { limit: filters.pageSize };
   if (filters.statuses.length > 0) input.status = [...filters.statuses];
   if (filters.rail) input.rail = filters.rail;
+  if (filters.protocol) input.protocol = filters.protocol;
   if (filters.agentId) input.agentId = filters.agentId;
   if (filters.from) input.from = startOfLocalDay(filters.from);
   if (filters.to && !problems.to) input.to = startOfLocalDay(filters.to, 1);
