@@ -186,7 +186,9 @@ test.describe('sign in and out', () => {
 test.describe('auth page', () => {
   test('links back home and to the legal pages', async ({ page }) => {
     await page.goto('/auth');
-    await expect(page.getByRole('heading', { level: 1, name: 'Wallets for You and Your AI Agents' })).toBeVisible();
+    // The first page of a fresh browser context on a machine busy with the other suites may take
+    // longer than the default wait to render (CI saw the heading arrive after 5 s).
+    await expect(page.getByRole('heading', { level: 1, name: 'Wallets for You and Your AI Agents' })).toBeVisible({ timeout: 15_000 });
     await expect(page.getByRole('link', { name: 'Back to home' })).toHaveAttribute('href', '/');
     await expect(page.getByRole('link', { name: 'Terms of Service' })).toHaveAttribute('href', '/terms');
     await expect(page.getByRole('link', { name: 'Privacy Policy' })).toHaveAttribute('href', '/privacy');
