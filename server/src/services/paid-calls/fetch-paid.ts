@@ -35,11 +35,12 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
   // the protocol: the one offer Purser pays of the seller's x402 and MPP offers, never above
   // max_amount (for a channel, what the call adds: the voucher's increment; a channel the call
   // opens holds its whole deposit, which max_amount bounds too: front/pay-through-channel.ts).
-  // A retry under the same Idempotency-Key pays what the first call chose.
+  // A retry under the same Idempotency-Key pays what the first call chose: only an MPP challenge
+  // changes between calls (an x402 offer is the same again, and the intent's replay finds it).
   const idempotencyKey = options.idempotencyKey ?? input.idempotency_key;
   const reuse = offers.x402 ? await channelToReuse(deps, agent, offers.x402) : null;
-  const { requirement, x402Version, priced, mpp } =
-    (await offerChosenBefore(deps, agent, idempotencyKey)) ?? (await chooseOffer(deps, agent, offers, reuse?.requirement ?? null, input.max_amount));
+  const chosenBefore = offers.mpp.length > 0 ? await offerChosenBefore(deps, agent, idempotencyKey) : null;
+  const { requirement, x402Version, priced, mpp } = chosenBefore ?? (await chooseOffer(deps, agent, offers, reuse?.requirement ?? null, input.max_amount));
   const info = offers.x402;
   const sign = (channel: boolean) =>
     signX402Payment(

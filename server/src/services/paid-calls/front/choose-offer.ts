@@ -71,8 +71,8 @@ export async function chooseOffer(
   maxAmount: bigint | undefined,
 ): Promise<PaidOffer> {
   const attempts: Attempt[] = [];
-  if (offers.x402 && offers.x402.accepts.length > 0) attempts.push(attempt(() => x402Offer(deps, offers.x402!, x402Requirement)));
-  for (const charge of readChargeOffers(offers.mpp)) attempts.push(await attemptAsync(() => mppOffer(deps, charge)));
+  if (offers.x402 && offers.x402.accepts.length > 0) attempts.push(await attempt(async () => x402Offer(deps, offers.x402!, x402Requirement)));
+  for (const charge of readChargeOffers(offers.mpp)) attempts.push(await attempt(() => mppOffer(deps, charge)));
   if (attempts.length === 0) {
     const methods = [...new Set(offers.mpp.map((challenge) => `${challenge.method}/${challenge.intent}`))].join(', ');
     throw new AppError('RAIL_UNAVAILABLE', `The seller asks for MPP ${methods}; Purser pays MPP's EVM charge in USDC on ${deps.chain.info.network} (${deps.chain.info.displayName}) and x402`);
@@ -125,15 +125,8 @@ async function mppOffer(deps: X402Deps, charge: MppChargeOffer): Promise<{ offer
   return { offer: { protocol: 'mpp', requirement, x402Version: 2, priced, mpp: { challenge: charge.challenge } }, price: priced.amount };
 }
 
-function attempt(price: () => { offer: PaidOffer; price: bigint }): Attempt {
-  try {
-    return price();
-  } catch (error) {
-    return { error };
-  }
-}
-
-async function attemptAsync(price: () => Promise<{ offer: PaidOffer; price: bigint }>): Promise<Attempt> {
+/** An offer priced, or why it cannot be paid. */
+async function attempt(price: () => Promise<{ offer: PaidOffer; price: bigint }>): Promise<Attempt> {
   try {
     return await price();
   } catch (error) {
