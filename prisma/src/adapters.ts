@@ -20,6 +20,7 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { DriverAdapterError, type SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import type pg from 'pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { noteStatement } from './statement-count';
 
 export class PostgresAdapterFactory extends PrismaPg {
   /** With a pool, every connect() shares it and nobody ends it but its creator. */
@@ -28,7 +29,7 @@ export class PostgresAdapterFactory extends PrismaPg {
   }
 
   override async connect() {
-    const adapter = await super.connect();
+    const adapter = countingStatements(await super.connect(), { phantomTransactions: false });
     const pool = adapter.underlyingDriver();
     adapter.executeScript = (script: string) => runScript(() => pool.query(script));
     // A connection the server drops (a restart, pg_terminate_backend) emits 'error'. The adapter
@@ -50,7 +51,7 @@ export class PGliteAdapterFactory extends PrismaPGlite {
   }
 
   override async connect(): Promise<SqlDriverAdapter> {
-    const adapter = await super.connect();
+    const adapter = countingStatements(await super.connect(), { phantomTransactions: true });
     adapter.executeScript = (script: string) => runScript(() => this.#pglite.exec(script));
 
     const startTransaction = adapter.startTransaction.bind(adapter);
@@ -74,6 +75,52 @@ export class PGliteAdapterFactory extends PrismaPGlite {
     };
     return adapter;
   }
+}
+
+type Queryable = Pick<SqlDriverAdapter, 'queryRaw' | 'executeRaw'>;
+
+/** Reports each statement of `queryable` to statement-count.ts before it is sent. */
+function countQueries(queryable: Queryable): void {
+  const queryRaw = queryable.queryRaw.bind(queryable);
+  const executeRaw = queryable.executeRaw.bind(queryable);
+  queryable.queryRaw = (query) => {
+    noteStatement(query.sql);
+    return queryRaw(query);
+  };
+  queryable.executeRaw = (query) => {
+    noteStatement(query.sql);
+    return executeRaw(query);
+  };
+}
+
+/**
+ * The adapter with every statement counted, its transactions' too. BEGIN is sent inside
+ * startTransaction, out of reach: it is counted there. PGlite's adapter begins and ends a
+ * transaction itself ("phantom" queries Prisma never sees), so its COMMIT and ROLLBACK are
+ * counted here too; PostgreSQL's COMMIT comes through executeRaw.
+ */
+function countingStatements<A extends SqlDriverAdapter>(adapter: A, { phantomTransactions }: { phantomTransactions: boolean }): A {
+  countQueries(adapter);
+  const startTransaction = adapter.startTransaction.bind(adapter);
+  adapter.startTransaction = async (isolationLevel) => {
+    noteStatement('BEGIN');
+    const transaction = await startTransaction(isolationLevel);
+    countQueries(transaction);
+    if (phantomTransactions) {
+      const commit = transaction.commit.bind(transaction);
+      const rollback = transaction.rollback.bind(transaction);
+      transaction.commit = () => {
+        noteStatement('COMMIT');
+        return commit();
+      };
+      transaction.rollback = () => {
+        noteStatement('ROLLBACK');
+        return rollback();
+      };
+    }
+    return transaction;
+  };
+  return adapter;
 }
 
 async function runScript(run: () => Promise<unknown>): Promise<void> {

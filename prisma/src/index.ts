@@ -71,6 +71,7 @@ export type TransactionClient = Omit<PrismaClient, ITXClientDenyList>;
 export type { Logger } from './logger';
 /** The lock a running product holds on its data folder (`npm start` reports who holds it). */
 export { readLock } from './lock';
+export { countStatements, statementsSent } from './statement-count';
 export { applyMigrations, migrationsDir } from './migrations';
 /** Prisma's driver adapters, for tests that open a client on a pool or PGlite of their own. */
 export { PGliteAdapterFactory, PostgresAdapterFactory } from './adapters';
