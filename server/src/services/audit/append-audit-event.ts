@@ -16,7 +16,7 @@
  */
 import { Prisma, type PrismaClient, type TransactionClient } from '@purser/db';
 import { MONEY_TRANSACTION_OPTIONS } from '../idempotency/with-idempotency';
-import { auditChainIdOf, GENESIS_HASH, hashAuditEvent, type AuditData } from './audit-hash';
+import { auditChainIdOf, auditHashParts, type AuditData } from './audit-hash';
 
 export type AuditEventInput = {
   /** "owner:<user id>", "agent:<did>", "system", ... */
@@ -43,64 +43,35 @@ export async function appendAuditEvent(tx: TransactionClient, input: AuditEventI
 }
 
 /**
- * Writes events in the order they were appended, one insert per chain, each chain's head locked
- * first (chains in a fixed order, so two transactions writing to the same two chains cannot
- * deadlock on them).
+ * Writes events in the order they were appended, in one statement: purser_append_audit_events
+ * locks each chain's head (chains in sorted order, so two transactions writing to the same two
+ * chains cannot deadlock on them), numbers and hashes the events from it and inserts them.
  */
 async function writeAuditEvents(tx: TransactionClient, events: readonly AuditEventInput[]): Promise<void> {
-  const byChain = new Map<string, AuditEventInput[]>();
-  for (const event of events) {
-    const chainId = auditChainIdOf(event.ownerId ? event.ownerId.toLowerCase() : null);
-    byChain.set(chainId, [...(byChain.get(chainId) ?? []), event]);
-  }
-  for (const chainId of [...byChain.keys()].sort()) {
-    const head = await lockAuditChainHead(tx, chainId);
-    let { lastSeq: seq, lastHash: prevHash } = head;
-    const rows = byChain.get(chainId)!.map((input) => {
-      const fields = {
-        chainId,
-        chainSeq: ++seq,
-        at: input.at!,
-        actor: input.actor,
-        action: input.action,
-        subject: input.subject,
-        // As PostgreSQL hands a uuid back, so the hash verifies and the chain matches the owner.
-        ownerId: input.ownerId ? input.ownerId.toLowerCase() : null,
-        // Through JSON once, so what is hashed is exactly what jsonb stores and hands back.
-        data: JSON.parse(JSON.stringify(input.data ?? {})) as Prisma.InputJsonObject,
-        prevHash,
-      };
-      prevHash = hashAuditEvent(fields);
-      return { ...fields, hash: prevHash };
-    });
-    // The insert trigger moves the head along, row by row.
-    await tx.auditEvent.createMany({ data: rows });
-  }
-}
-
-type ChainHead = { lastSeq: bigint; lastHash: string };
-
-/**
- * Locks the chain's head row until commit and returns it. A chain's first append creates the
- * head at genesis; ON CONFLICT DO NOTHING waits for a concurrent first append of the same
- * chain to commit, after which the second SELECT locks the head that one left.
- */
-async function lockAuditChainHead(tx: TransactionClient, chainId: string): Promise<ChainHead> {
-  const locked = await selectHeadForUpdate(tx, chainId);
-  if (locked) return locked;
+  if (events.length === 0) return;
+  const rows = events
+    .map((input, order) => {
+      // As PostgreSQL hands a uuid back, so the hash verifies and the chain matches the owner.
+      const ownerId = input.ownerId ? input.ownerId.toLowerCase() : null;
+      // Through JSON once, so what is hashed is exactly what jsonb stores and hands back.
+      const data = JSON.parse(JSON.stringify(input.data ?? {})) as Prisma.InputJsonObject;
+      const fields = { chainId: auditChainIdOf(ownerId), at: input.at!, actor: input.actor, action: input.action, subject: input.subject, ownerId, data };
+      return { ...fields, order, parts: auditHashParts(fields) };
+    })
+    .sort((a, b) => (a.chainId < b.chainId ? -1 : a.chainId > b.chainId ? 1 : a.order - b.order));
   await tx.$executeRaw`
-    INSERT INTO "audit_chain_heads" ("chain_id", "last_seq", "last_hash") VALUES (${chainId}, 0, ${GENESIS_HASH})
-    ON CONFLICT ("chain_id") DO NOTHING`;
-  const created = await selectHeadForUpdate(tx, chainId);
-  if (!created) throw new Error(`audit chain head ${chainId} is missing after it was created`);
-  return created;
-}
-
-async function selectHeadForUpdate(tx: TransactionClient, chainId: string): Promise<ChainHead | undefined> {
-  const rows = await tx.$queryRaw<{ last_seq: string; last_hash: string }[]>`
-    SELECT "last_seq"::text AS "last_seq", "last_hash" FROM "audit_chain_heads" WHERE "chain_id" = ${chainId} FOR UPDATE`;
-  const row = rows[0];
-  return row && { lastSeq: BigInt(row.last_seq), lastHash: row.last_hash };
+    SELECT "purser_append_audit_events"(
+      ${rows.map((row) => row.chainId)}::text[],
+      ${rows.map((row) => row.at.toISOString())}::text[]::timestamptz[],
+      ${rows.map((row) => row.actor)}::text[],
+      ${rows.map((row) => row.action)}::text[],
+      ${rows.map((row) => row.subject)}::text[],
+      ${rows.map((row) => row.ownerId)}::text[]::uuid[],
+      ${rows.map((row) => JSON.stringify(row.data))}::text[]::jsonb[],
+      ${rows.map((row) => row.parts.head)}::text[],
+      ${rows.map((row) => row.parts.middle)}::text[],
+      ${rows.map((row) => row.parts.tail)}::text[]
+    )`;
 }
 
 /**

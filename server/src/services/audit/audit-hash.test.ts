@@ -1,57 +1,45 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { PrismaClient } from '@purser/db';
-import { auditExportLine } from '@purser/core';
-import { auditRecordOf, hashAuditEvent, LEGACY_CHAIN_ID } from './audit-hash';
-import { exportAuditLog } from './export-audit-log';
+import { auditHashParts, hashAuditEvent, type HashedAuditFields } from './audit-hash';
 
-const ownerId = '7b0c5b1e-0000-4000-8000-000000000001';
-const row = {
-  seq: 41n,
-  chainId: `owner:${ownerId}`,
-  chainSeq: 7n,
-  at: new Date(Date.UTC(2026, 10, 26, 9, 30, 15, 123)),
-  actor: 'owner:abc',
-  action: 'policy.updated',
-  subject: 'policy:p1',
-  ownerId,
-  data: { amount: '1.25', nested: { z: 1, a: [true, null, 'x'] } },
-  prevHash: 'a'.repeat(64),
-  hash: 'b'.repeat(64),
-};
-const legacyRow = { ...row, chainId: LEGACY_CHAIN_ID, ownerId: null };
-
-/** The export of these rows, as exportAuditLog reads them from the table. */
-async function exportOf(rows: (typeof row | typeof legacyRow)[]): Promise<string[]> {
-  const prisma = { auditEvent: { findMany: async () => rows } } as unknown as PrismaClient;
-  const lines: string[] = [];
-  for await (const line of exportAuditLog(prisma, { batchSize: rows.length + 1 })) lines.push(line);
-  return lines;
+/** What purser_append_audit_events computes from the parts, done here in TypeScript. */
+function hashFromParts(event: HashedAuditFields): string {
+  const { head, middle, tail } = auditHashParts(event);
+  return createHash('sha256').update(`${head}${event.chainSeq}${middle}${event.prevHash}${tail}`, 'utf8').digest('hex');
 }
 
-describe('the audit record', () => {
-  it('hashes as chains written before it was shared still verify', () => {
-    // Recorded from the hash as it was written field by field, before the record existed.
-    expect(hashAuditEvent(row)).toBe('be6cbbb630bb202f6ee8134a58ccad63d2dfffee0c2ab0bc09b6a65ec4c60798');
-    expect(hashAuditEvent(legacyRow)).toBe('2b6075c621f0d1f6fc763d12a46e4e26beb9a12ffd2afec144d2074cb425fa98');
-    expect(hashAuditEvent({ ...row, chainId: 'system', ownerId: null, data: null })).toBe('c26afb1a205ec1ae3271c60e3095d5a776cff8789bb28966b6d7628ee65d6940');
+describe('an audit event hashed from the parts the database joins', () => {
+  const base: HashedAuditFields = {
+    chainId: 'owner:0195f0c4-1111-7000-8000-000000000001',
+    chainSeq: 42n,
+    at: new Date('2026-12-06T11:00:00.123Z'),
+    actor: 'agent:0195f0c4-2222-7000-8000-000000000002',
+    action: 'payment_intent.created',
+    subject: 'payment_intent:0195f0c4-3333-7000-8000-000000000003',
+    ownerId: '0195f0c4-1111-7000-8000-000000000001',
+    data: { amount: '10000', currency: 'USDC', merchant: null },
+    prevHash: 'ab'.repeat(32),
+  };
+
+  it('has the hash the verifier computes', () => {
+    expect(hashFromParts(base)).toBe(hashAuditEvent(base));
   });
 
-  it('is what an export line holds between seq and hash, in the same order and bytes as before', async () => {
-    expect(await exportOf([row, legacyRow])).toEqual([
-      `{"seq":"41","chainId":"owner:${ownerId}","chainSeq":"7","at":"2026-11-26T09:30:15.123Z","actor":"owner:abc","action":"policy.updated","subject":"policy:p1","ownerId":"${ownerId}","data":{"amount":"1.25","nested":{"z":1,"a":[true,null,"x"]}},"prevHash":"${'a'.repeat(64)}","hash":"${'b'.repeat(64)}"}`,
-      `{"seq":"41","chainId":"legacy","chainSeq":"7","at":"2026-11-26T09:30:15.123Z","actor":"owner:abc","action":"policy.updated","subject":"policy:p1","ownerId":null,"data":{"amount":"1.25","nested":{"z":1,"a":[true,null,"x"]}},"prevHash":"${'a'.repeat(64)}","hash":"${'b'.repeat(64)}"}`,
-    ]);
+  it('holds for data that mimics the cut, quotes and non-ASCII text, and the system chain', () => {
+    const tricky: HashedAuditFields = {
+      ...base,
+      chainId: 'system',
+      ownerId: null,
+      chainSeq: 1n,
+      subject: 'agent:"x","chainSeq":"9"',
+      data: { chainSeq: '7', prevHash: '","subject":"', note: 'café ☕ \u0000 "quoted"', nested: { z: 1, a: [true, null] } },
+      prevHash: '0'.repeat(64),
+    };
+    expect(hashFromParts(tricky)).toBe(hashAuditEvent(tricky));
   });
 
-  it('survives the export contract whole, so a verifier that reads an exported line computes the hash the database holds', async () => {
-    for (const event of [row, legacyRow]) {
-      const hashed = { ...event, hash: hashAuditEvent(event) };
-      const [text] = await exportOf([hashed]);
-      // What verify-audit-export.ts does with each line: parse it with the core contract, hash it again.
-      const line = auditExportLine.parse(JSON.parse(text!));
-      const { seq: _seq, hash, ...record } = line;
-      expect(record).toEqual(auditRecordOf(event));
-      expect(hashAuditEvent({ ...line, chainSeq: BigInt(line.chainSeq), at: new Date(line.at) })).toBe(hash);
-    }
+  it('changes when the position or the previous hash does', () => {
+    expect(hashFromParts({ ...base, chainSeq: 43n })).not.toBe(hashAuditEvent(base));
+    expect(hashFromParts({ ...base, prevHash: 'cd'.repeat(32) })).not.toBe(hashAuditEvent(base));
   });
 });

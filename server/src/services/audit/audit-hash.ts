@@ -65,6 +65,22 @@ export function auditRecordOf(event: HashedAuditFields): AuditRecord {
   };
 }
 
+/**
+ * An event's canonical JSON (what hashAuditEvent hashes) cut around the two fields only its
+ * chain's head decides, chainSeq and prevHash: `head + chainSeq + middle + prevHash + tail`.
+ * The database joins them under the head's lock (purser_append_audit_events). With keys sorted,
+ * chainSeq comes between chainId and data, and prevHash between ownerId and subject; both are
+ * plain strings of digits or hex, so nothing around them needs escaping.
+ */
+export function auditHashParts(event: Omit<HashedAuditFields, 'chainSeq' | 'prevHash'>): { head: string; middle: string; tail: string } {
+  const json = (value: unknown) => canonicalJson(value);
+  return {
+    head: `{"action":${json(event.action)},"actor":${json(event.actor)},"at":${json(event.at.toISOString())},"chainId":${json(event.chainId)},"chainSeq":"`,
+    middle: `","data":${json(event.data)},"ownerId":${json(event.ownerId)},"prevHash":"`,
+    tail: `","subject":${json(event.subject)}}`,
+  };
+}
+
 export function hashAuditEvent(event: HashedAuditFields): string {
   const { chainId, chainSeq, ...content } = auditRecordOf(event);
   const hashed = chainId === LEGACY_CHAIN_ID ? content : { ...content, chainId, chainSeq };
