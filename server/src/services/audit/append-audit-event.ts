@@ -43,34 +43,52 @@ export async function appendAuditEvent(tx: TransactionClient, input: AuditEventI
 }
 
 /**
- * Writes events in the order they were appended, in one statement: purser_append_audit_events
- * locks each chain's head (chains in sorted order, so two transactions writing to the same two
- * chains cannot deadlock on them), numbers and hashes the events from it and inserts them.
+ * Events as purser_append_audit_events takes them, one array per column: grouped by chain,
+ * chains in sorted order (so two transactions writing to the same two chains lock their heads
+ * in one order and cannot deadlock on them), in the order they were appended within a chain,
+ * each with its canonical JSON cut around the position and previous hash the database fills in.
  */
-async function writeAuditEvents(tx: TransactionClient, events: readonly AuditEventInput[]): Promise<void> {
-  if (events.length === 0) return;
+export function auditEventColumns(events: readonly AuditEventInput[]) {
   const rows = events
     .map((input, order) => {
       // As PostgreSQL hands a uuid back, so the hash verifies and the chain matches the owner.
       const ownerId = input.ownerId ? input.ownerId.toLowerCase() : null;
       // Through JSON once, so what is hashed is exactly what jsonb stores and hands back.
       const data = JSON.parse(JSON.stringify(input.data ?? {})) as Prisma.InputJsonObject;
-      const fields = { chainId: auditChainIdOf(ownerId), at: input.at!, actor: input.actor, action: input.action, subject: input.subject, ownerId, data };
+      const fields = { chainId: auditChainIdOf(ownerId), at: input.at ?? new Date(), actor: input.actor, action: input.action, subject: input.subject, ownerId, data };
       return { ...fields, order, parts: auditHashParts(fields) };
     })
     .sort((a, b) => (a.chainId < b.chainId ? -1 : a.chainId > b.chainId ? 1 : a.order - b.order));
+  return {
+    chain_ids: rows.map((row) => row.chainId),
+    ats: rows.map((row) => row.at.toISOString()),
+    actors: rows.map((row) => row.actor),
+    actions: rows.map((row) => row.action),
+    subjects: rows.map((row) => row.subject),
+    owner_ids: rows.map((row) => row.ownerId),
+    datas: rows.map((row) => row.data),
+    head_parts: rows.map((row) => row.parts.head),
+    middle_parts: rows.map((row) => row.parts.middle),
+    tail_parts: rows.map((row) => row.parts.tail),
+  };
+}
+
+/** Writes events in the order they were appended, in one statement (purser_append_audit_events). */
+async function writeAuditEvents(tx: TransactionClient, events: readonly AuditEventInput[]): Promise<void> {
+  if (events.length === 0) return;
+  const columns = auditEventColumns(events);
   await tx.$executeRaw`
     SELECT "purser_append_audit_events"(
-      ${rows.map((row) => row.chainId)}::text[],
-      ${rows.map((row) => row.at.toISOString())}::text[]::timestamptz[],
-      ${rows.map((row) => row.actor)}::text[],
-      ${rows.map((row) => row.action)}::text[],
-      ${rows.map((row) => row.subject)}::text[],
-      ${rows.map((row) => row.ownerId)}::text[]::uuid[],
-      ${rows.map((row) => JSON.stringify(row.data))}::text[]::jsonb[],
-      ${rows.map((row) => row.parts.head)}::text[],
-      ${rows.map((row) => row.parts.middle)}::text[],
-      ${rows.map((row) => row.parts.tail)}::text[]
+      ${columns.chain_ids}::text[],
+      ${columns.ats}::text[]::timestamptz[],
+      ${columns.actors}::text[],
+      ${columns.actions}::text[],
+      ${columns.subjects}::text[],
+      ${columns.owner_ids}::text[]::uuid[],
+      ${columns.datas.map((data) => JSON.stringify(data))}::text[]::jsonb[],
+      ${columns.head_parts}::text[],
+      ${columns.middle_parts}::text[],
+      ${columns.tail_parts}::text[]
     )`;
 }
 

@@ -21,6 +21,7 @@ import {
   type RequestSigningMode,
 } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { policyDocumentsOf, type PolicyRowJson } from '../policies/load-applicable-policies';
 import { agentKeyDirectoryUrl } from './agent-key-directory';
 import { currentSigningKeyRow, signingCryptoKey, signingKeyId } from './request-signing-keys';
 
@@ -51,20 +52,17 @@ export interface AgentRequestSigner {
 }
 
 /**
- * The agent's signer, or null when the owner signs none of its requests. `loadPolicies`: the
- * owner's policies that apply to the agent (policies/load-applicable-policies.ts), which say the
- * hosts Purser signs nothing for; read only when the agent's requests are signed.
+ * The agent's signer, or null when the owner signs none of its requests. The owner's policies
+ * that apply to the agent (policies/load-applicable-policies.ts) say the hosts Purser signs
+ * nothing for; they are read with the agent and its key, in one statement.
  */
-export async function agentRequestSigner(
-  deps: RequestSigningDeps,
-  agent: { agentId: string },
-  loadPolicies: () => Promise<readonly PolicyDocument[]>,
-): Promise<AgentRequestSigner | null> {
-  const row = await deps.prisma.agent.findUnique({ where: { id: agent.agentId }, select: { requestSigning: true, status: true } });
-  if (!row || row.status !== 'active') throw new AppError('AGENT_SUSPENDED', 'The agent is not active: Purser signs nothing for it');
-  const mode: RequestSigningMode = row.requestSigning;
+export async function agentRequestSigner(deps: RequestSigningDeps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
+  const signing = await readSigning(deps.prisma, agent);
+  if (!signing || signing.status !== 'active') throw new AppError('AGENT_SUSPENDED', 'The agent is not active: Purser signs nothing for it');
+  const mode = signing.mode;
   if (mode === 'never') return null;
-  const [key, policies] = await Promise.all([currentSigningKeyRow(deps.prisma, deps.masterKey, agent.agentId), loadPolicies()]);
+  const key = signing.key ?? (await currentSigningKeyRow(deps.prisma, deps.masterKey, agent.agentId));
+  const policies = policyDocumentsOf(signing.policies);
   const [cryptoKey, keyid] = await Promise.all([signingCryptoKey(deps.prisma, deps.masterKey, agent.agentId, key), signingKeyId(key.publicKey)]);
   const directoryUrl = agentKeyDirectoryUrl(deps.publicUrl, agent.agentId);
   const signer = httpsigWebcrypto.signer(cryptoKey);
@@ -98,6 +96,21 @@ export async function agentRequestSigner(
       };
     },
   };
+}
+
+/**
+ * In one statement: the owner's rule and the agent's status, its current signing key (none yet
+ * for an agent that never signed: currentSigningKeyRow makes it) and the policies whose host rules
+ * it signs under (purser_applicable_policies, as a payment's gate reads them).
+ */
+async function readSigning(prisma: TransactionClient, agent: { agentId: string; ownerId: string }) {
+  const [row] = await prisma.$queryRaw<{ mode: RequestSigningMode; status: string; key: { id: string; publicKey: string } | null; policies: PolicyRowJson[] }[]>`
+    SELECT a."request_signing"::text AS "mode", a."status"::text AS "status",
+           (SELECT jsonb_build_object('id', k."id", 'publicKey', k."public_key") FROM "agent_keys" k
+             WHERE k."agent_id" = a."id" AND k."purpose" = 'http_signature' AND k."revoked_at" IS NULL LIMIT 1) AS "key",
+           "purser_applicable_policies"(a."owner_id", a."id") AS "policies"
+      FROM "agents" a WHERE a."id" = ${agent.agentId}::uuid AND a."owner_id" = ${agent.ownerId}::uuid`;
+  return row ?? null;
 }
 
 function assertHostAllowed(policies: readonly PolicyDocument[], host: string): void {

@@ -71,7 +71,7 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
  * URL itself (/x402/fetch marks `metadata.x402.url_fetched`): only then is the host where the
  * money goes. Other intents' merchants are taken as given.
  */
-function merchantIsVerified(rail: string | null, metadata: Prisma.JsonValue): boolean {
+export function merchantIsVerified(rail: string | null, metadata: Prisma.JsonValue): boolean {
   if (rail !== 'x402_base') return true;
   const x402 = isJsonObject(metadata) ? metadata.x402 : undefined;
   return isJsonObject(x402) && x402.url_fetched === true;

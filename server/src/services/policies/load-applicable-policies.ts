@@ -8,7 +8,7 @@
  */
 import { AppError, policyRulesSchema, type PolicyDocument } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
-import { comparePolicyScope, policySelect } from './owned-policy';
+import { comparePolicyScope, policySelect, type PolicyRow } from './owned-policy';
 
 export async function loadApplicablePolicies(
   tx: TransactionClient,
@@ -23,11 +23,50 @@ export async function loadApplicablePolicies(
     where: { ownerId: scope.ownerId, enabled: true, supersededAt: null, OR: applies },
     select: policySelect,
   });
-  return rows.sort(comparePolicyScope).map((row) => {
+  return toPolicyDocuments(rows);
+}
+
+/** Policy rows as the policy engine takes them, in the order it evaluates them; a document that no longer parses stops the payment. */
+export function toPolicyDocuments(rows: PolicyRow[]): PolicyDocument[] {
+  return [...rows].sort(comparePolicyScope).map((row) => {
     const parsed = policyRulesSchema.safeParse(row.rules);
     if (!parsed.success) {
       throw new AppError('INTERNAL', `Stored policy "${row.name}" version ${row.version} (${row.id}) does not parse: ${parsed.error.issues[0]?.message ?? 'invalid'}`);
     }
     return { id: row.id, name: row.name, version: row.version, rules: parsed.data, shadow: row.shadow };
   });
+}
+
+/** A policy row as purser_applicable_policies answers it (JSON, snake_case). */
+export interface PolicyRowJson {
+  id: string;
+  owner_id: string;
+  agent_id: string | null;
+  payment_intent_id: string | null;
+  name: string;
+  version: number;
+  rules: Prisma.JsonValue;
+  shadow: boolean;
+  enabled: boolean;
+  created_at: string;
+  superseded_at: string | null;
+}
+
+/** The policies purser_applicable_policies read (inside a larger statement), as policy documents. */
+export function policyDocumentsOf(rows: readonly PolicyRowJson[]): PolicyDocument[] {
+  return toPolicyDocuments(
+    rows.map((row) => ({
+      id: row.id,
+      ownerId: row.owner_id,
+      agentId: row.agent_id,
+      paymentIntentId: row.payment_intent_id,
+      name: row.name,
+      version: row.version,
+      rules: row.rules,
+      shadow: row.shadow,
+      enabled: row.enabled,
+      createdAt: new Date(row.created_at),
+      supersededAt: row.superseded_at === null ? null : new Date(row.superseded_at),
+    })),
+  );
 }

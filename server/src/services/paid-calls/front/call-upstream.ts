@@ -6,7 +6,6 @@
  */
 import type { HttpSignatureTag, RequestSignatureView, X402UpstreamResponseView } from '@purser/core';
 import { agentRequestSigner, type AgentRequestSigner } from '../../identity/sign-agent-request';
-import { loadApplicablePolicies } from '../../policies/load-applicable-policies';
 import { allowingHost } from '../../outbound/outbound-policy';
 import { readPaymentResponse } from '../x402/payment-response';
 import { fetchUpstream, type UpstreamOptions, type UpstreamResponse } from './upstream';
@@ -43,8 +42,7 @@ export type SignedUpstreamResponse = UpstreamResponse & { requestSignature: Requ
 
 /** The agent's signer for one paid call: its first request and its paid retry carry the same key. */
 export function requestSignerFor(deps: X402Deps, agent: { agentId: string; ownerId: string }): Promise<AgentRequestSigner | null> {
-  const loadPolicies = () => loadApplicablePolicies(deps.db.prisma, { ownerId: agent.ownerId, agentId: agent.agentId });
-  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent, loadPolicies);
+  return agentRequestSigner({ prisma: deps.db.prisma, masterKey: deps.masterKey, publicUrl: deps.publicUrl }, agent);
 }
 
 /**

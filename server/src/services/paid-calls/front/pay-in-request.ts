@@ -26,9 +26,8 @@ import { readAgentEvmAccount } from '../../identity/agent-keys';
 import { concurrentDuplicate, insertIntent, prepareIntent } from '../../intents/create-intent';
 import { intentSelect, toIntentView } from '../../intents/intent-view';
 import { addToOutbox, startFromOutbox } from '../../intents/workflow-outbox';
-import { lockAgentWallets } from '../../ledger/post-ledger-transaction';
 import { authorizeInTransaction } from '../../payments/authorize-payment';
-import { lockPayingAgent } from '../../intents/lock-paying-agent';
+import { authorizedAtOnce, readNewPaymentInputs, writeAuthorizedPayment } from '../../payments/authorize-new-payment';
 import { insertOperation, recordOperationOnce, type NewOperation } from '../../rail-operations/operation-record';
 import type { Rail } from '../../rail-operations/rail';
 import { createX402BaseRail } from '../create-x402-rail';
@@ -116,8 +115,18 @@ export async function payInRequest(
       // capture of the same agent's last payment would deadlock (and wait a second to find out).
       // The agent's row first (intents/lock-paying-agent.ts): a suspension that committed is
       // seen by the front below, and one that comes later waits for this commit, then sweeps.
-      await lockPayingAgent(tx, agent.agentId);
-      await lockAgentWallets(tx, [wallet.id]);
+      // Both locks and the gate's inputs are one statement; a payment that goes through is
+      // signed and then written in one more (payments/authorize-new-payment.ts).
+      const inputs = await readNewPaymentInputs(tx, prepared);
+      const atOnce = await authorizedAtOnce(prepared, inputs, rail);
+      if (atOnce) {
+        const idempotencyKey = atOnce.row.idempotencyKey;
+        const operation = scheme.paidInRequest === 'in-transaction' ? await scheme.open(context, { ...signing, idempotencyKey }) : null;
+        const deliveryIds = await writeAuthorizedPayment(tx, prepared, inputs, atOnce, operation && { rail, operation }, log);
+        return { intent: toIntentView(atOnce.row), operation, deliveryIds, authorized: true, idempotencyKey };
+      }
+      // Any other outcome (refused, waiting for the owner, too little money): the general front,
+      // under the locks just taken.
       const row = await insertIntent(tx, prepared);
       const { outcome, deliveryIds } = await authorizeInTransaction(tx, { 'x402-base': rail }, log, intentId);
       let operation: NewOperation | null = null;
