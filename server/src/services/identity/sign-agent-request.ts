@@ -118,11 +118,22 @@ function assertHostAllowed(policies: readonly PolicyDocument[], host: string): v
   if (refusal) throw new AppError('SIGNATURE_REFUSED', `${refusal.message} Purser signs nothing for that host; nothing was sent (${refusal.code}).`);
 }
 
-/** When the key last signed and for which host, for the owner's console; at most every LAST_SIGNED_EVERY_MS per host. */
+/** What this process last wrote of each key's use, so a busy agent's calls do not each ask the database. */
+const lastNoted = new Map<string, { host: string; at: number }>();
+
+/**
+ * When the key last signed and for which host, for the owner's console; at most every
+ * LAST_SIGNED_EVERY_MS per host. Within that time this process does not even ask: the call
+ * costs no round trip (another process's note of the same host is as good).
+ */
 async function noteLastSigned(prisma: TransactionClient, keyId: string, host: string): Promise<void> {
-  const since = new Date(Date.now() - LAST_SIGNED_EVERY_MS);
+  const now = Date.now();
+  const noted = lastNoted.get(keyId);
+  if (noted && noted.host === host && now - noted.at < LAST_SIGNED_EVERY_MS) return;
+  lastNoted.set(keyId, { host, at: now });
+  const since = new Date(now - LAST_SIGNED_EVERY_MS);
   await prisma.agentKey.updateMany({
     where: { id: keyId, OR: [{ lastSignedAt: null }, { lastSignedAt: { lt: since } }, { lastSignedHost: { not: host } }, { lastSignedHost: null }] },
-    data: { lastSignedAt: new Date(), lastSignedHost: host },
+    data: { lastSignedAt: new Date(now), lastSignedHost: host },
   });
 }
