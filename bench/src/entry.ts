@@ -1,7 +1,7 @@
 // Lets a benchmark module be both a library the runner (run.ts) calls and a script of its own.
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { evaluate, formatTable, type Measurement } from './report';
+import { evaluate, formatDetails, formatTable, type Measurement } from './report';
 
 /** True when the module at `moduleUrl` is the script node (or tsx) was asked to run. */
 export function isEntryPoint(moduleUrl: string): boolean {
@@ -16,8 +16,8 @@ export function isEntryPoint(moduleUrl: string): boolean {
 
 /** A standalone benchmark's figures, in the same table `npm run bench` prints. */
 export function printMeasurements(measurements: Measurement[]): void {
-  const details = measurements.filter((m) => m.detail).map((m) => `  ${m.name}: ${m.detail}`);
-  process.stdout.write(`${formatTable(measurements.map(evaluate))}\n\n${details.join('\n')}\n`);
+  const rows = measurements.map(evaluate);
+  process.stdout.write(`${formatTable(rows)}\n\n${formatDetails(rows)}\n`);
 }
 
 export function requirePostgres(): void {

@@ -21,7 +21,7 @@ import { paymentWorkflowId } from '@purser/workflows';
 import { createIntent, fundAgent } from '@purser/server';
 import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
 import { createFundedAgent, createOwner, startHarness, type Harness } from './harness';
-import { formatNumber, percentile, type Measurement } from './report';
+import { formatNumber, percentile, TARGETS, type Measurement } from './report';
 import { openSqlFloor } from './sql-floor';
 import { burstRate, inSequence, log, pairedLatencies } from './timing';
 
@@ -71,7 +71,7 @@ export async function measureTransfers(h: Harness, { samples, owners, perOwner }
         unit: 'ms',
         floor: percentile(bareMs, 0.5),
         floorName: 'bare-SQL double-entry transfer',
-        target: { of: 'ratio', op: '<=', bound: 2 },
+        target: TARGETS.transfer,
         detail: `${samples} each, taken in turns; p95 ${formatNumber(percentile(productMs, 0.95))} ms vs ${formatNumber(percentile(bareMs, 0.95))} ms`,
       },
       burst: {
@@ -80,7 +80,7 @@ export async function measureTransfers(h: Harness, { samples, owners, perOwner }
         unit: 'transfers/s',
         floor: bareRate,
         floorName: `the same burst in bare SQL`,
-        target: { of: 'ratio', op: '>=', bound: 0.5 },
+        target: TARGETS.transferBurst,
         detail: `${perOwner} transfers per owner, all started at once; a connection pool of 10 on each side`,
       },
     };
@@ -151,7 +151,7 @@ export async function measurePayments(
       unit: 'ms',
       floor: percentile(floorMs, 0.5),
       floorName: 'a workflow with one no-op activity',
-      target: { of: 'ratio', op: '<=', bound: 1.3 },
+      target: TARGETS.ledgerPayment,
       detail: `${samples} each, taken in turns; p95 ${formatNumber(percentile(paymentMs, 0.95))} ms vs ${formatNumber(percentile(floorMs, 0.95))} ms`,
     },
     burst: {
@@ -160,7 +160,7 @@ export async function measurePayments(
       unit: 'payments/s',
       floor: floorBurst,
       floorName: `${burst} one-activity workflows at once`,
-      target: { of: 'ratio', op: '>=', bound: 0.5 },
+      target: TARGETS.paymentBurst,
       detail: 'all from one agent, all started at once',
     },
     owners: {
@@ -169,7 +169,7 @@ export async function measurePayments(
       unit: 'payments/s',
       floor: overall(floorRates),
       floorName: `${owners} clients running empty workflows`,
-      target: { of: 'ratio', op: '>=', bound: 0.7 },
+      target: TARGETS.owners,
       detail:
         `each owner makes ${perOwner} payments one at a time, each floor client runs ${perOwner} empty workflows one at a time, ` +
         `${THROUGHPUT_ROUNDS} rounds in turns (payments/s ${rounds(paymentRates)}; workflows/s ${rounds(floorRates)})`,

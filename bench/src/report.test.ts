@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { evaluate, formatNumber, formatTable, percentile, targetText, toResults, type Machine, type Measurement } from './report';
+import { evaluate, formatDetails, formatNumber, formatTable, percentile, TARGETS, targetText, toResults, type Machine, type Measurement } from './report';
 
 const latency: Measurement = {
   name: 'one ledger transfer (fundAgent), p50',
@@ -68,6 +68,38 @@ describe('evaluate', () => {
   });
 });
 
+describe('TARGETS', () => {
+  /** A row of `value` against `floor` (or none) judged by `target`. */
+  const met = (target: Measurement['target'], value: number, floor: number | null = 100) =>
+    evaluate({ name: 'row', value, unit: 'ms', floor, floorName: floor === null ? null : 'floor', target }).met;
+
+  it("holds issue 41's bounds on a paid call's latency: 1.3x the official client on PostgreSQL, 1.5x on PGlite", () => {
+    expect([met(TARGETS.x402Exact.postgres, 130), met(TARGETS.x402Exact.postgres, 131)]).toEqual([true, false]);
+    expect([met(TARGETS.x402Exact.pglite, 150), met(TARGETS.x402Exact.pglite, 151)]).toEqual([true, false]);
+    expect([met(TARGETS.x402Upto, 150), met(TARGETS.x402Upto, 151)]).toEqual([true, false]);
+    expect([met(TARGETS.x402Channel, 150), met(TARGETS.x402Channel, 151)]).toEqual([true, false]);
+  });
+
+  it("holds issue 41's bounds on CPU: 2.5x the official client's per paid call, 1 ms (PostgreSQL) and 2 ms (PGlite) per GET /balance", () => {
+    expect([met(TARGETS.cpuPerPaidCall, 82.5, 33), met(TARGETS.cpuPerPaidCall, 83, 33)]).toEqual([true, false]);
+    expect([met(TARGETS.balanceCpu.postgres, 1, null), met(TARGETS.balanceCpu.postgres, 1.01, null)]).toEqual([true, false]);
+    expect([met(TARGETS.balanceCpu.pglite, 2, null), met(TARGETS.balanceCpu.pglite, 2.01, null)]).toEqual([true, false]);
+    expect(targetText(TARGETS.balanceCpu.postgres, 'ms')).toBe('≤ 1 ms');
+  });
+
+  it("holds issue 41's throughput bounds: the x402 burst at 0.5x the official client's, 16 owners at 0.7x the empty workflows", () => {
+    expect([met(TARGETS.x402Burst, 50), met(TARGETS.x402Burst, 49)]).toEqual([true, false]);
+    expect([met(TARGETS.owners, 70), met(TARGETS.owners, 69)]).toEqual([true, false]);
+  });
+
+  it("holds issue 41's other bounds: a ledger payment 1.3x, GET /balance p99 10 ms, the landing page's LCP 2x", () => {
+    expect([met(TARGETS.ledgerPayment, 130), met(TARGETS.ledgerPayment, 131)]).toEqual([true, false]);
+    expect([met(TARGETS.balanceP99, 10, null), met(TARGETS.balanceP99, 10.5, null)]).toEqual([true, false]);
+    expect([met(TARGETS.landingLcp, 200), met(TARGETS.landingLcp, 201)]).toEqual([true, false]);
+    expect(met(TARGETS.report, 1000)).toBeNull();
+  });
+});
+
 describe('targetText', () => {
   it('states ratio targets against the floor and value targets in the unit', () => {
     expect(targetText(latency.target, 'ms')).toBe('≤ 2x floor');
@@ -98,6 +130,20 @@ describe('formatTable', () => {
   it('uses a dash where there is no floor and for a report-only row', () => {
     expect(lines[4]).toMatch(/\| +— \| — +\| +— \| ≤ 10 ms +\| yes +\|$/);
     expect(lines[5]).toMatch(/\| report +\| — +\|$/);
+  });
+});
+
+describe('formatDetails', () => {
+  it("prints each row's detail under its name and skips the rows without one", () => {
+    expect(formatDetails([{ ...latency, detail: '50 each' }, p99, { ...lcp, detail: '5 loads' }])).toBe(
+      '  one ledger transfer (fundAgent), p50: 50 each\n  landing page LCP: 5 loads',
+    );
+  });
+
+  it('does not repeat the detail of the row before', () => {
+    expect(formatDetails([{ ...p99, detail: '2,000 requests' }, { ...bursty, detail: '2,000 requests' }])).toBe(
+      '  GET /balance p99, 200 req/s paced: 2,000 requests\n  GET /balance p99, 200 req/s bursty: as above',
+    );
   });
 });
 

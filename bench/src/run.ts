@@ -7,7 +7,8 @@
  * It starts what it needs and stops it again: a fresh database on the PostgreSQL server of
  * TEST_DATABASE_URL (default 127.0.0.1:5432), a Temporal dev server, the sandbox chain and
  * the product's HTTP server (harness.ts); then the same on PGlite, the embedded default, for
- * GET /balance's rows; then builds web/ and opens it in Chromium.
+ * x402 `exact` (and its burst) and GET /balance's rows; then builds web/ and opens it in Chromium.
+ * Each row's detail (sample sizes, p95s, each program's CPU per paid call) follows the table.
  *
  *   npm run bench                 # the full run, a few minutes
  *   npm run bench -- --quick      # small samples: checks the runner, figures mean little
@@ -21,10 +22,10 @@ import { startHarness } from './harness';
 import { measureIntentList } from './intent-list';
 import { describeMachine } from './machine';
 import { measurePayments, measureTransfers } from './payments';
-import { evaluate, formatMachine, formatTable, toResults } from './report';
+import { evaluate, formatDetails, formatMachine, formatTable, toResults } from './report';
 import { log } from './timing';
 import { measureWebBundle, webMeasurements } from './web-bundle';
-import { measureX402 } from './x402';
+import { measureX402, x402Table } from './x402';
 
 const RESULTS = fileURLToPath(new URL('../results/latest.json', import.meta.url));
 
@@ -84,7 +85,7 @@ const { machine, transfers, payments, x402, balance, intentList } = await (async
 const { balanceOnPglite, x402OnPglite } = await (async () => {
   const embedded = (running = await startHarness({ app: true, database: 'pglite' }));
   try {
-    return { x402OnPglite: await measureX402(embedded, sizes.x402), balanceOnPglite: await measureBalance(embedded, sizes.balance) };
+    return { x402OnPglite: await measureX402(embedded, { ...sizes.x402, exactOnly: true }), balanceOnPglite: await measureBalance(embedded, sizes.balance) };
   } finally {
     await embedded.close();
   }
@@ -97,19 +98,16 @@ const rows = [
   transfers.burst,
   payments.latency,
   payments.burst,
-  x402.latency,
-  ...(x402.burst ? [x402.burst] : []),
-  x402OnPglite.latency,
-  ...(x402OnPglite.burst ? [x402OnPglite.burst] : []),
-  x402.upto,
-  x402.channel,
-  x402.mpp,
+  ...x402Table(x402),
+  ...x402Table(x402OnPglite),
   balance.pacedP50,
   balance.pacedP99,
+  balance.pacedCpu,
   balance.burstyP50,
   balance.burstyP99,
   balanceOnPglite.pacedP50,
   balanceOnPglite.pacedP99,
+  balanceOnPglite.pacedCpu,
   balanceOnPglite.burstyP50,
   balanceOnPglite.burstyP99,
   payments.owners,
@@ -125,4 +123,5 @@ mkdirSync(dirname(RESULTS), { recursive: true });
 writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
 log(`done in ${((performance.now() - started) / 1000).toFixed(0)} s; wrote ${RESULTS}`);
 process.stdout.write(`${formatMachine(results.machine)}\n\n${formatTable(rows)}\n`);
+process.stdout.write(`\nDetails:\n\n${formatDetails(rows)}\n`);
 process.stdout.write(`\nEXPLAIN (ANALYZE, BUFFERS) of the payment list's page queries (100,000 intents):\n\n${intentList.explain}\n`);

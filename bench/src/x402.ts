@@ -22,6 +22,13 @@
  * challenge, an EIP-3009 signature bound to it, settlement on the sandbox chain by the seller)
  * against an agent's POST /pay/fetch.
  *
+ * Each of these rows has a second one beside it: the CPU per paid call of all of Purser's
+ * processes (cpu.ts: this process by thread, where the server, its workflow and the sandbox seller
+ * run; the PostgreSQL backends; the Temporal dev server; anvil) against the official client's,
+ * measured the same way in the same run over a run of calls each way apart from the timed ones,
+ * Purser's until its payments settled. With it, the SQL statements per paid call: every statement
+ * this process sent over those calls (`statementsSent()` of @purser/db), the workflow's included.
+ *
  * `npm run bench` calls measureX402; on its own (PostgreSQL and the Temporal CLI needed; it
  * starts the sandbox chain, a Temporal dev server, the worker and the product's HTTP server):
  *   PURSER_TEST_DB=postgres npx tsx bench/src/x402.ts [payments=20] [burst=10] [postgres|pglite]
@@ -36,11 +43,12 @@ import { Mppx } from 'mppx/client';
 import { evm } from 'mppx/evm/client';
 import { createWalletClient, erc20Abi, http, maxUint256 } from 'viem';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import { countStatements, statementsSent } from '@purser/db';
 import { mirrorFundingOnChain } from '@purser/server';
 import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
 import { createFundedAgent, createOwner, startHarness, type Harness } from './harness';
-import { formatNumber, percentile, type Measurement } from './report';
-import { cpuDuring, cpuPerUnit } from './cpu';
+import { formatNumber, percentile, TARGETS, type Measurement, type Target } from './report';
+import { cpuDuring, cpuPerUnit, cpuTotal, type CpuScope, type CpuSpent } from './cpu';
 import { burstRate, inSequence, log, pairedLatencies } from './timing';
 
 const WARM_UP = 2;
@@ -54,17 +62,54 @@ export interface X402Options {
   burst: number;
   /** Paid calls each payer of a burst makes, one after another (5 when absent). */
   callsPerPayer?: number;
+  /** Only x402 `exact` and its burst: upto, the channel and MPP are skipped. */
+  exactOnly?: boolean;
 }
 
 /** Which database the figures were taken on, in each row's name. */
 const databaseName = (h: Harness) => (h.database === 'pglite' ? 'PGlite, the embedded default' : 'PostgreSQL');
 
-export async function measureX402(
-  h: Harness,
-  { payments, burst, callsPerPayer = 5 }: X402Options,
-): Promise<{ latency: Measurement; upto: Measurement; channel: Measurement; mpp: Measurement; burst?: Measurement }> {
+/**
+ * Each kind of paid call's row and, beside it, its CPU row: CPU per paid call, all of Purser's
+ * processes against the official client's.
+ */
+export interface X402Rows {
+  exact: Measurement;
+  exactCpu: Measurement;
+  /** SQL statements per x402 `exact` paid call. */
+  statements: Measurement;
+  /** With a burst size. */
+  burst?: Measurement;
+  burstCpu?: Measurement;
+  /** Unless `exactOnly`. */
+  upto?: Measurement;
+  uptoCpu?: Measurement;
+  channel?: Measurement;
+  channelCpu?: Measurement;
+  mpp?: Measurement;
+  mppCpu?: Measurement;
+}
+
+/** What a run of paid calls cost each way. */
+interface CallCost {
+  calls: number;
+  purser: CpuSpent;
+  direct: CpuSpent;
+  /** Statements this process sent per call through Purser, until its payments settled. */
+  statements: number;
+  /**
+   * All this process sent while the official client paid: the sandbox seller sends none, so this
+   * is what runs whatever the calls (the outbox relay's pass every 2 s), counted on Purser's side too.
+   */
+  directStatements: number;
+}
+
+export async function measureX402(h: Harness, { payments, burst, callsPerPayer = 5, exactOnly = false }: X402Options): Promise<X402Rows> {
   if (!h.app) throw new Error('measureX402 needs the harness started with { app: true }');
   const { url: appUrl, deps, chain } = h.app;
+  // PGlite runs in this process, so its work is already the main thread's.
+  const scope: CpuScope = h.database === 'postgres' ? { database: new URL(h.databaseUrl).pathname.slice(1) } : {};
+  const on = databaseName(h);
   const quoteUrl = `${appUrl}/sandbox/paid/quote`;
   const tokensUrl = `${appUrl}/sandbox/paid/tokens?tokens=370`;
   const ticksUrl = `${appUrl}/sandbox/paid/ticks`;
@@ -124,107 +169,200 @@ export async function measureX402(
     };
   };
 
+  /**
+   * `calls` paid calls one at a time each way, apart from the timed ones: the CPU each of Purser's
+   * programs spent and the statements this process sent, Purser's counted until its payments
+   * settled. The timed calls' payments (made since `pending`) settle first, so none of their
+   * workflows runs while the official client pays.
+   */
+  const costOfCalls = (calls: number, purser: () => Promise<void>, direct: () => Promise<void>, pending: Date): Promise<CallCost> =>
+    costOf(h, scope, calls, { purser: inSequence(calls, purser), direct: inSequence(calls, direct) }, pending);
+
+  /** A CPU row: all of Purser's processes per paid call against the official client's. */
+  const cpuRow = (what: string, cost: CallCost, floorName: string, target: Target, how = 'one at a time'): Measurement => ({
+    name: `CPU per paid call, all of Purser's processes: ${what} (${on})`,
+    value: cpuTotal(cost.purser, cost.calls),
+    unit: 'ms',
+    floor: cpuTotal(cost.direct, cost.calls),
+    floorName,
+    target,
+    detail:
+      `${cost.calls} calls each way, ${how}, apart from the timed ones; Purser's counted until its payments settled (their workflows included): ` +
+      `${cpuPerUnit(cost.purser, cost.calls)}; the official client's: ${cpuPerUnit(cost.direct, cost.calls)}; ` +
+      `${formatNumber(cost.statements)} SQL statements per call through Purser ` +
+      `(${cost.directStatements} sent while the official client made its ${cost.calls} calls: background work, counted on Purser's side too)`,
+  });
+
   const direct = await newBuyer();
   const throughPurser = await newAgent();
   log('x402: warming up');
   await h.guard(pairedLatencies(WARM_UP, throughPurser, direct));
   log(`x402: ${payments} paid requests each way, one at a time, taken in turns`);
+  let pending = new Date();
   const [purserMs, directMs] = await h.guard(pairedLatencies(payments, throughPurser, direct));
-  const latency: Measurement = {
-    name: `x402 paid request through /x402/fetch, p50 (${databaseName(h)})`,
+  const exact: Measurement = {
+    name: `x402 paid request through /x402/fetch, p50 (${on})`,
     value: percentile(purserMs, 0.5),
     unit: 'ms',
     floor: percentile(directMs, 0.5),
     floorName: '@x402/fetch paying the seller directly',
-    target: { of: 'ratio', op: '<=', bound: 1.5 },
-    detail: `${payments} each, taken in turns; p95 ${formatNumber(percentile(purserMs, 0.95))} ms vs ${formatNumber(percentile(directMs, 0.95))} ms; stretch target 1.3x`,
+    target: TARGETS.x402Exact[h.database],
+    detail: `${payments} each, taken in turns; p95 ${formatNumber(percentile(purserMs, 0.95))} ms vs ${formatNumber(percentile(directMs, 0.95))} ms`,
+  };
+  log(`x402: CPU and statements of ${payments} paid requests each way`);
+  const exactCost = await costOfCalls(payments, throughPurser, direct, pending);
+  const exactCpu = cpuRow('x402 exact', exactCost, "the official client's call", h.database === 'postgres' ? TARGETS.cpuPerPaidCall : TARGETS.report);
+  const statements: Measurement = {
+    name: `SQL statements per paid call, x402 exact (${on})`,
+    value: exactCost.statements,
+    unit: 'statements',
+    floor: null,
+    floorName: null,
+    target: TARGETS.report,
+    detail:
+      `every statement this process sent (BEGIN and COMMIT included) over ${exactCost.calls} calls one at a time, divided by them: ` +
+      `authentication, the rate limit's counter, the request's front and the payment's workflow until it settled (capture and settle); ` +
+      `issue 41's targets: the front (intent, gate inputs, decision, hold, rail operation, outbox, audit) in at most 6 round trips, capture and settle in at most 4`,
   };
 
-  const directUpto = await newBuyer('upto');
-  const purserUpto = await newAgent(tokensUrl);
-  log(`x402 upto: ${payments} metered requests each way, one at a time, taken in turns`);
-  await h.guard(pairedLatencies(WARM_UP, purserUpto, directUpto));
-  const [purserUptoMs, directUptoMs] = await h.guard(pairedLatencies(payments, purserUpto, directUpto));
-  const upto: Measurement = {
-    name: `x402 upto (metered) request through /x402/fetch, p50 (${databaseName(h)})`,
-    value: percentile(purserUptoMs, 0.5),
-    unit: 'ms',
-    floor: percentile(directUptoMs, 0.5),
-    floorName: "@x402/fetch with the official upto client (Permit2 approved once)",
-    target: { of: 'report' },
-    detail: `${payments} each; Purser also sets the Permit2 allowance to what it holds on every payment; the exact row's direct p50 is ${formatNumber(percentile(directMs, 0.5))} ms`,
-  };
+  const rows: X402Rows = { exact, exactCpu, statements };
 
-  const directChannel = await newBuyer('batch-settlement');
-  const purserChannel = await newAgent(ticksUrl);
-  log(`x402 channel: ${payments} calls each way through one channel each, one at a time, taken in turns`);
-  // The warm-up opens both channels: the deposit, once.
-  await h.guard(pairedLatencies(WARM_UP, purserChannel, directChannel));
-  const [purserChannelMs, directChannelMs] = await h.guard(pairedLatencies(payments, purserChannel, directChannel));
-  const channel: Measurement = {
-    name: `x402 call through a payment channel (batch-settlement) via /x402/fetch, p50 (${databaseName(h)})`,
-    value: percentile(purserChannelMs, 0.5),
-    unit: 'ms',
-    floor: percentile(directChannelMs, 0.5),
-    floorName: '@x402/fetch with the official batch-settlement client',
-    target: { of: 'report' },
-    detail: `${payments} each after one deposit; a voucher per call, no transaction; exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
-  };
+  if (!exactOnly) {
+    const directUpto = await newBuyer('upto');
+    const purserUpto = await newAgent(tokensUrl);
+    log(`x402 upto: ${payments} metered requests each way, one at a time, taken in turns`);
+    await h.guard(pairedLatencies(WARM_UP, purserUpto, directUpto));
+    pending = new Date();
+    const [purserUptoMs, directUptoMs] = await h.guard(pairedLatencies(payments, purserUpto, directUpto));
+    rows.upto = {
+      name: `x402 upto (metered) request through /x402/fetch, p50 (${on})`,
+      value: percentile(purserUptoMs, 0.5),
+      unit: 'ms',
+      floor: percentile(directUptoMs, 0.5),
+      floorName: '@x402/fetch with the official upto client (Permit2 approved once)',
+      target: TARGETS.x402Upto,
+      detail: `${payments} each, taken in turns; Purser also sets the Permit2 allowance to what it holds on every payment; the exact row's direct p50 is ${formatNumber(percentile(directMs, 0.5))} ms`,
+    };
+    rows.uptoCpu = cpuRow('x402 upto', await costOfCalls(payments, purserUpto, directUpto, pending), "the official upto client's call", TARGETS.report);
 
-  const directMpp = await newMppBuyer();
-  const purserMpp = await newAgent(headlinesUrl, 'pay/fetch', 'mpp');
-  log(`MPP: ${payments} charges each way, one at a time, taken in turns`);
-  await h.guard(pairedLatencies(WARM_UP, purserMpp, directMpp));
-  const [purserMppMs, directMppMs] = await h.guard(pairedLatencies(payments, purserMpp, directMpp));
-  const mpp: Measurement = {
-    name: `MPP charge through /pay/fetch, p50 (${databaseName(h)})`,
-    value: percentile(purserMppMs, 0.5),
-    unit: 'ms',
-    floor: percentile(directMppMs, 0.5),
-    floorName: "mppx's own client paying the MPP seller directly",
-    target: { of: 'ratio', op: '<=', bound: 1.5 },
-    detail: `${payments} each, taken in turns; p95 ${formatNumber(percentile(purserMppMs, 0.95))} ms vs ${formatNumber(percentile(directMppMs, 0.95))} ms; x402 exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
-  };
-  if (burst <= 0) return { latency, upto, channel, mpp };
+    const directChannel = await newBuyer('batch-settlement');
+    const purserChannel = await newAgent(ticksUrl);
+    log(`x402 channel: ${payments} calls each way through one channel each, one at a time, taken in turns`);
+    // The warm-up opens both channels: the deposit, once. Their intents stay processing while
+    // the channels are open, so only payments made after it are waited for (a voucher makes none).
+    await h.guard(pairedLatencies(WARM_UP, purserChannel, directChannel));
+    pending = new Date();
+    const [purserChannelMs, directChannelMs] = await h.guard(pairedLatencies(payments, purserChannel, directChannel));
+    rows.channel = {
+      name: `x402 call through a payment channel (batch-settlement) via /x402/fetch, p50 (${on})`,
+      value: percentile(purserChannelMs, 0.5),
+      unit: 'ms',
+      floor: percentile(directChannelMs, 0.5),
+      floorName: '@x402/fetch with the official batch-settlement client',
+      target: TARGETS.x402Channel,
+      detail: `${payments} each after one deposit, taken in turns; a voucher per call, no transaction; exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
+    };
+    rows.channelCpu = cpuRow('channel voucher', await costOfCalls(payments, purserChannel, directChannel, pending), "the official batch-settlement client's call", TARGETS.report);
+
+    const directMpp = await newMppBuyer();
+    const purserMpp = await newAgent(headlinesUrl, 'pay/fetch', 'mpp');
+    log(`MPP: ${payments} charges each way, one at a time, taken in turns`);
+    await h.guard(pairedLatencies(WARM_UP, purserMpp, directMpp));
+    pending = new Date();
+    const [purserMppMs, directMppMs] = await h.guard(pairedLatencies(payments, purserMpp, directMpp));
+    rows.mpp = {
+      name: `MPP charge through /pay/fetch, p50 (${on})`,
+      value: percentile(purserMppMs, 0.5),
+      unit: 'ms',
+      floor: percentile(directMppMs, 0.5),
+      floorName: "mppx's own client paying the MPP seller directly",
+      target: TARGETS.mppCharge,
+      detail: `${payments} each, taken in turns; p95 ${formatNumber(percentile(purserMppMs, 0.95))} ms vs ${formatNumber(percentile(directMppMs, 0.95))} ms; x402 exact through /x402/fetch was ${formatNumber(percentile(purserMs, 0.5))} ms`,
+    };
+    rows.mppCpu = cpuRow('MPP charge', await costOfCalls(payments, purserMpp, directMpp, pending), "mppx's own client's charge", TARGETS.report);
+  }
+  if (burst <= 0) return rows;
 
   const directBurst = await Promise.all(Array.from({ length: burst }, async () => inSequence(callsPerPayer, await newBuyer())));
   const purserBurst = await Promise.all(Array.from({ length: burst }, async () => inSequence(callsPerPayer, await newAgent())));
   const calls = burst * callsPerPayer;
   log(`x402: bursts of ${calls} paid calls from ${burst} payers`);
-  // burstRate counts payers a second; each payer made callsPerPayer calls. The CPU each program
-  // spent is counted until the payments' workflows have captured too (Purser's) or the calls
-  // ended (the direct ones, which have nothing after).
-  const directCpu = await cpuDuring(() => h.guard(burstRate(directBurst)));
-  const directRate = directCpu.result * callsPerPayer;
+  // burstRate counts payers a second; each payer made callsPerPayer calls.
+  let directRate = 0;
   let purserRate = 0;
-  const purserCpu = await cpuDuring(async () => {
-    const started = new Date();
-    purserRate = (await h.guard(burstRate(purserBurst))) * callsPerPayer;
-    await allCaptured(h, started);
-  });
-  return {
-    latency,
-    upto,
-    channel,
-    mpp,
-    burst: {
-      name: `x402 burst: ${calls} paid calls from ${burst} agents through /x402/fetch (${databaseName(h)})`,
-      value: purserRate,
-      unit: 'calls/s',
-      floor: directRate,
-      floorName: `${burst} wallets of the official client making ${callsPerPayer} calls each, at once`,
-      target: { of: 'ratio', op: '>=', bound: 0.5 },
-      detail: `each payer makes ${callsPerPayer} paid calls one after another, all payers at once; CPU per call through Purser, its workflow included: ${cpuPerUnit(purserCpu.cpuMs, calls)}; direct: ${cpuPerUnit(directCpu.cpuMs, calls)}`,
+  const runs = {
+    direct: async () => {
+      directRate = (await burstRate(directBurst)) * callsPerPayer;
+    },
+    purser: async () => {
+      purserRate = (await burstRate(purserBurst)) * callsPerPayer;
     },
   };
+  const burstCost = await costOf(h, scope, calls, runs, new Date());
+  const burstName = `x402 burst: ${calls} paid calls from ${burst} agents`;
+  rows.burst = {
+    name: `${burstName} through /x402/fetch (${on})`,
+    value: purserRate,
+    unit: 'calls/s',
+    floor: directRate,
+    floorName: `${burst} wallets of the official client making ${callsPerPayer} calls each, at once`,
+    target: TARGETS.x402Burst,
+    detail: `each payer makes ${callsPerPayer} paid calls one after another, all payers at once; the CPU each program spent per call is the next row's detail`,
+  };
+  rows.burstCpu = cpuRow(burstName, burstCost, "the official client's calls in the same burst", TARGETS.report, `${burst} payers at once, ${callsPerPayer} calls each`);
+  return rows;
 }
 
-/** Waits (at most a minute) until no payment made since `since` is still processing: their workflows captured. */
-async function allCaptured(h: Harness, since: Date): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline && (await h.app!.deps.db.prisma.paymentIntent.count({ where: { status: 'processing', createdAt: { gte: since } } })) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+/**
+ * Runs the official client's calls, then Purser's, each inside a CPU measurement (cpu.ts) and a
+ * count of this process's statements; Purser's until its payments made meanwhile settled. First
+ * the payments made since `pending` settle, so their workflows run in neither measurement.
+ */
+async function costOf(
+  h: Harness,
+  scope: CpuScope,
+  calls: number,
+  runs: { purser: () => Promise<void>; direct: () => Promise<void> },
+  pending: Date,
+): Promise<CallCost> {
+  await settled(h, pending);
+  const directFrom = statementsSent();
+  const direct = await cpuDuring(() => h.guard(runs.direct()), scope);
+  const directStatements = statementsSent() - directFrom;
+  const from = statementsSent();
+  let waiting = 0;
+  const purser = await cpuDuring(async () => {
+    const started = new Date();
+    await h.guard(runs.purser());
+    waiting = await settled(h, started);
+  }, scope);
+  // The wait's own queries are the bench's, not the payments'.
+  const statements = (statementsSent() - from - waiting) / calls;
+  return { calls, purser: purser.cpu, direct: direct.cpu, statements, directStatements };
+}
+
+/**
+ * Waits (at most a minute) until no payment made since `since` is still processing: their
+ * workflows captured and settled. Answers how many statements the wait itself sent.
+ */
+async function settled(h: Harness, since: Date): Promise<number> {
+  const { statements } = await countStatements(async () => {
+    const deadline = Date.now() + 60_000;
+    while ((await h.prisma.paymentIntent.count({ where: { status: 'processing', createdAt: { gte: since } } })) > 0) {
+      if (Date.now() > deadline) {
+        log(`x402: payments made since ${since.toISOString()} still processing after a minute; measuring on`);
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  return statements.length;
+}
+
+/** The rows measured, in the table's order: each kind of paid call, then its CPU beside it. */
+export function x402Table(x402: X402Rows): Measurement[] {
+  const { exact, exactCpu, statements, burst, burstCpu, upto, uptoCpu, channel, channelCpu, mpp, mppCpu } = x402;
+  return [exact, exactCpu, statements, burst, burstCpu, upto, uptoCpu, channel, channelCpu, mpp, mppCpu].filter((row) => row !== undefined);
 }
 
 if (isEntryPoint(import.meta.url)) {
@@ -235,7 +373,7 @@ if (isEntryPoint(import.meta.url)) {
   const h = await startHarness({ app: true, database: process.argv[4] === 'pglite' ? 'pglite' : 'postgres' });
   try {
     const x402 = await measureX402(h, { payments, burst });
-    printMeasurements([x402.latency, x402.upto, x402.channel, x402.mpp, ...(x402.burst ? [x402.burst] : [])]);
+    printMeasurements(x402Table(x402));
   } finally {
     await h.close();
   }
