@@ -23,7 +23,7 @@ import { AGENT_API, createFundedAgent, expectLedgerConsistent, intentReaches, ow
  * seller's answer kept and its settlement confirmed, and the outbox row removed once the workflow
  * started (that one after the answer, so sometimes outside the count).
  */
-const WHOLE_CALL = 13;
+const WHOLE_CALL = 12;
 /** The front's round trips: the ceiling. */
 const FRONT = 6;
 

@@ -21,7 +21,7 @@ import { callUpstream, requestSignerFor, upstreamView } from './front/call-upstr
 import type { AgentRequestSigner } from '../identity/sign-agent-request';
 import { intentTerms, signedHeaderOf, type KnownHeader } from './front/checked-header';
 import { confirmSettlement } from './front/confirm-settlement';
-import { keepMppReceipt, keepRequestSignature, keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
+import { keepMppReceipt, keepSellerReceipt, keepSellerResponse } from './front/kept-answers';
 import { checkSellerReceipt, receiptInPaymentResponse, type SellerReceipt } from './front/seller-receipts';
 import { schemeContext, type X402Deps } from './front/x402-deps';
 import { isPayableScheme } from '@purser/core';
@@ -74,7 +74,6 @@ export async function proxyX402Request(
     // Signed in this request: its workflow starts once the seller has answered (or failed to).
     void known?.startWorkflow?.();
   }
-  if (response.requestSignature) await keepRequestSignature(deps.db.prisma, intentId, response.requestSignature);
   const answer = upstreamView(response, null);
   const paid = settlementReports[protocol](response.headers);
   const tellWorkflow = () => signalPaymentWorkflow(deps.temporal, intentId, 'railUpdated', (error) => deps.logger.warn({ err: error, intentId }, 'could not signal the payment workflow'));
@@ -97,7 +96,8 @@ export async function proxyX402Request(
   } else {
     status = (await getIntent(deps.db.prisma, agent.ownerId, intentId)).status;
   }
-  const hash = await keepSellerResponse(deps.db.prisma, intentId, paid?.success === true ? answer : null);
+  // The request's signature and the seller's answer, kept in one statement with the operation.
+  const hash = await keepSellerResponse(deps.db.prisma, intentId, paid?.success === true ? answer : null, response.requestSignature ?? null);
   countX402Payment(details.scheme, protocol, paid?.success !== true ? 'unsettled' : hash ? 'settled_confirmed' : 'settled_pending');
   const sellerReceipt = await checkedSellerReceipt(deps, intentId, answer.payment_response, { payer: paymentPayer(decoded), url: input.url, transaction: hash });
   const mppReceipt = paid?.mppReceipt ? await keepMppReceipt(deps.db.prisma, intentId, { ...paid.mppReceipt, confirmed: hash !== null && hash.toLowerCase() === paid.mppReceipt.reference.toLowerCase() }) : null;

@@ -48,18 +48,24 @@ const KEPT_RECEIPT_MAX_BYTES = 16 * 1024;
  * details once the operation is settled, after the workflow wrote its own details, so neither
  * write loses the other's.
  */
-export async function keepSellerResponse(prisma: PrismaClient, intentId: string, keep: X402UpstreamResponseView | null): Promise<string | null> {
-  if (keep && Buffer.byteLength(keep.body) <= KEPT_RESPONSE_MAX_BYTES) {
-    const { payment: _payment, ...kept } = keep;
-    const patch: Partial<KeptAnswers> = { sellerResponse: kept };
-    const updated = await mergeDetails(prisma, { intentId, status: 'settled' }, patch, { returning: ['transactionHash'] });
-    if (updated) return keptAnswersOf(updated).transactionHash ?? null;
-  }
-  const operation = await prisma.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { details: true } });
-  return keptAnswersOf(operation?.details).transactionHash ?? null;
+/**
+ * What the call learnt, kept with its operation in one statement: the signature the paid request
+ * carried (always), and the seller's answer (once the operation is settled, and only up to
+ * KEPT_RESPONSE_MAX_BYTES). Answers the settlement's transaction hash, if the operation has one.
+ */
+export async function keepSellerResponse(
+  prisma: PrismaClient,
+  intentId: string,
+  keep: X402UpstreamResponseView | null,
+  requestSignature: RequestSignatureView | null = null,
+): Promise<string | null> {
+  const response = keep && Buffer.byteLength(keep.body) <= KEPT_RESPONSE_MAX_BYTES ? (({ payment: _payment, ...kept }) => kept)(keep) : null;
+  const always: Partial<KeptAnswers> = requestSignature ? { requestSignature } : {};
+  const settled: Partial<KeptAnswers> = response ? { sellerResponse: response } : {};
+  const updated = await mergeDetails(prisma, { intentId }, always, { returning: ['transactionHash'], whileStatus: { status: 'settled', patch: settled } });
+  return keptAnswersOf(updated).transactionHash ?? null;
 }
 
-/** Keeps a checked seller receipt with the settled operation, when it is not too heavy. */
 export async function keepSellerReceipt(prisma: PrismaClient, intentId: string, receipt: SellerReceipt): Promise<void> {
   if (Buffer.byteLength(JSON.stringify(receipt)) > KEPT_RECEIPT_MAX_BYTES) return;
   const patch: Partial<KeptAnswers> = { sellerReceipt: receipt };

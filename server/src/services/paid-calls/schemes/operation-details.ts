@@ -16,7 +16,8 @@ export interface DetailsTarget {
 }
 
 /**
- * Merges `patch` into the target's details (keys in `keepFirst` keep a value already stored) and
+ * Merges `patch` into the target's details (keys in `keepFirst` keep a value already stored;
+ * `whileStatus` is merged too, only while the operation is in its state) and
  * answers the details as stored afterwards, or only the `returning` keys of them (a kept seller
  * answer may weigh 256 kB: it is not read back for a transaction hash); null when no operation
  * matched.
@@ -25,9 +26,9 @@ export async function mergeDetails(
   db: TransactionClient,
   target: DetailsTarget,
   patch: Record<string, unknown>,
-  options: { keepFirst?: readonly string[]; returning?: readonly string[] } = {},
+  options: { keepFirst?: readonly string[]; returning?: readonly string[]; whileStatus?: { status: RailOperationState; patch: Record<string, unknown> } } = {},
 ): Promise<Record<string, unknown> | null> {
-  const { keepFirst = [], returning } = options;
+  const { keepFirst = [], returning, whileStatus } = options;
   const where = [
     target.id !== undefined ? Prisma.sql`id = ${target.id}::uuid` : null,
     target.intentId !== undefined ? Prisma.sql`payment_intent_id = ${target.intentId}::uuid` : null,
@@ -35,8 +36,11 @@ export async function mergeDetails(
   ].filter((condition) => condition !== null);
   if (target.id === undefined && target.intentId === undefined) throw new Error('mergeDetails needs an operation or an intent');
   const kept = Prisma.sql`jsonb_strip_nulls(${pick(keepFirst)})`;
+  const conditional = whileStatus
+    ? Prisma.sql`CASE WHEN status::text = ${whileStatus.status} THEN ${JSON.stringify(whileStatus.patch)}::jsonb ELSE '{}'::jsonb END`
+    : Prisma.sql`'{}'::jsonb`;
   const [row] = await db.$queryRaw<Array<{ details: Record<string, unknown> }>>`
-    UPDATE rail_operations SET details = details || ${JSON.stringify(patch)}::jsonb || ${kept}, updated_at = now()
+    UPDATE rail_operations SET details = details || ${JSON.stringify(patch)}::jsonb || ${conditional} || ${kept}, updated_at = now()
      WHERE ${Prisma.join(where, ' AND ')}
      RETURNING ${returning ? pick(returning) : Prisma.sql`details`} AS details`;
   return row?.details ?? null;
