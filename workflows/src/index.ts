@@ -38,6 +38,7 @@ export {
   type PaymentStepRecord,
   type PaymentWorkflowInput,
 } from './workflows/payment-messages';
+export { firedSummary, paidInRequestSteps, railDetail, type PaidInRequestFront } from './workflows/payment-records';
 export type { WebhookDeliveryInput, WebhookDeliveryResult, webhookDeliveryWorkflow } from './workflows/webhook-delivery';
 export { createPaymentsWorker, WORKFLOWS_PATH, type PaymentsWorkerOptions, type WorkerTracing } from './worker';
 export { settlesWithin, startTemporalDevServer, type DevServer, type DevServerOptions, type ProcessExit } from './dev-server';

@@ -49,6 +49,8 @@ function stubSteps(
   executeOnRail: PaymentSteps['executeOnRail'],
   rail: Partial<Pick<PaymentSteps, 'checkRail' | 'abandonRail'>> = {},
   fronts: AuthorizeOutcome[] = [onCard],
+  /** What settlePaidInRequest finds: the seller's settlement (it settles), or nothing yet. */
+  inRequest: 'settled' | 'not yet' = 'not yet',
 ) {
   const calls: string[] = [];
   const record = (name: string) => calls.push(name);
@@ -79,6 +81,11 @@ function stubSteps(
       return rail.abandonRail ? rail.abandonRail(id) : null;
     },
     settle: async (_id, steps) => void record(`settle:${steps.slice(-4).map((step) => `${step.step}=${step.status}`).join(',')}`),
+    settlePaidInRequest: async (_id, end) => {
+      record(`settlePaidInRequest:${inRequest}`);
+      if (inRequest !== 'settled') return null;
+      return [{ step: 'execute', status: 'completed', at: '2026-11-24T00:00:00.000Z', detail: 'ref' }, ...end];
+    },
     releaseFunds: async (_id, failure) => void record(`release:${failure.code}`),
     failIntent: async () => 'failed',
     recordWorkflowAudit: async () => void record('audit'),
@@ -93,7 +100,10 @@ function stubSteps(
   return { steps, calls };
 }
 
-async function runPayment(steps: PaymentActivities, maxRetries: number): Promise<PaymentProgress> {
+/** The workflow id of the last runPayment, to read its history. */
+let lastWorkflowId = '';
+
+async function runPayment(steps: PaymentActivities, maxRetries: number, input: { paidInRequest?: boolean } = {}): Promise<PaymentProgress> {
   const taskQueue = `payment-workflow-${randomUUID()}`;
   const workerConnection = await NativeConnection.connect({ address: server.address });
   try {
@@ -104,11 +114,12 @@ async function runPayment(steps: PaymentActivities, maxRetries: number): Promise
       activities: createActivities({ db: { kind: 'pglite', ping: async () => {} }, payments: steps }),
     });
     const intentId = randomUUID();
+    lastWorkflowId = paymentWorkflowId(intentId);
     return await worker.runUntil(
       client.workflow.execute<typeof paymentWorkflow>(WORKFLOW_NAMES.payment, {
         taskQueue,
-        workflowId: paymentWorkflowId(intentId),
-        args: [{ intentId, maxRetries }],
+        workflowId: lastWorkflowId,
+        args: [{ intentId, maxRetries, ...input }],
       }),
     );
   } finally {
@@ -159,6 +170,42 @@ describe('paymentWorkflow', () => {
       'settlement.completed:completed:',
       'audit:completed:',
     ]);
+  }, 60_000);
+
+  it('ends a payment authorised in the request in one step when its seller has settled it, with nothing else in its history', async () => {
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, [onCard], 'settled');
+
+    const result = await runPayment(steps, 3, { paidInRequest: true });
+
+    expect(calls).toEqual(['settlePaidInRequest:settled']);
+    expect(result.status).toBe('settled');
+    expect(result.steps.map((step) => `${step.step}:${step.status}`)).toEqual([
+      'execute:completed',
+      'capture:completed',
+      'release:skipped',
+      'settlement.completed:completed',
+      'audit:completed',
+    ]);
+    // One workflow task, its patch marker, and one local activity: the settle.
+    const history = await client.workflow.getHandle(lastWorkflowId).fetchHistory();
+    const markers = (history.events ?? []).map((event) => event.markerRecordedEventAttributes?.markerName).filter((name) => name !== undefined);
+    expect(markers).toEqual(['core_patch', 'core_local_activity']);
+    expect(history.events?.filter((event) => event.workflowTaskCompletedEventAttributes)).toHaveLength(1);
+  }, 60_000);
+
+  it('takes the usual way for a payment authorised in the request that its seller has not settled yet', async () => {
+    const { steps, calls } = stubSteps(async () => ({ rail: 'card', sandbox: true, reference: 'ref', status: 'settled', checkAfter: null }), {}, [onCard], 'not yet');
+
+    const result = await runPayment(steps, 3, { paidInRequest: true });
+
+    expect(result.status).toBe('settled');
+    expect(calls).toEqual([
+      'settlePaidInRequest:not yet',
+      'authorize:authorized',
+      'execute',
+      'settle:capture=completed,release=skipped,settlement.completed=completed,audit=completed',
+    ]);
+    expect(result.steps[0]).toMatchObject({ step: 'intent.created', status: 'completed' });
   }, 60_000);
 
   it('follows every outcome of the front: it waits for the owner, then goes to the front again to be held', async () => {

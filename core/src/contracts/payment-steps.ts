@@ -94,6 +94,15 @@ export interface PaymentSteps {
    * or its audit entry. Each part happens once per intent however often it runs.
    */
   settle(intentId: string, steps: PaymentStepRecord[]): Promise<void>;
+  /**
+   * A payment authorised, held and signed in the agent's request (its workflow started from the
+   * request's outbox row): when its rail operation has settled already (the seller settled it on
+   * chain before the workflow started), settle at once, with the workflow's audit entry holding
+   * the steps the request took followed by `end`, and answer those steps. Null, and nothing
+   * written, when the payment is not there yet (its funds not held, its operation pending): the
+   * workflow then goes the usual way, from the front.
+   */
+  settlePaidInRequest(intentId: string, end: PaymentStepRecord[]): Promise<PaymentStepRecord[] | null>;
   /** hold -> agent when reserved (compensation), then fails the intent with the reason. */
   releaseFunds(intentId: string, failure: { code: string; message: string }): Promise<void>;
   /** Fails an intent that holds no funds (a gate that never settled). */

@@ -16,6 +16,12 @@ export interface PaymentWorkflowInput {
    * to following that rail; the front and execute are behind it.
    */
   following?: { rail: RailName; progress: PaymentProgress };
+  /**
+   * Set when the payment was authorised, held and signed in the agent's request, and its
+   * workflow started from the request's outbox row (services/intents/workflow-outbox.ts): when
+   * the seller has settled it already, the workflow ends it in one step.
+   */
+  paidInRequest?: boolean;
 }
 
 export interface PaymentProgress {

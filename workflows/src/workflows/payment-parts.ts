@@ -1,8 +1,10 @@
 // What the payment workflow's parts share: its progress (the `progress` query, and the audit
 // entry's steps), the signals it waits on, and the business failures its steps raise.
 import { ActivityFailure, ApplicationFailure } from '@temporalio/workflow';
-import type { PaymentStep, RailName, StepStatus } from '@purser/core';
+import type { PaymentStep, StepStatus } from '@purser/core';
 import type { PaymentProgress } from './payment-messages';
+
+export { firedSummary, railDetail } from './payment-records';
 
 /** Set by the workflow's signal handlers; a part that waits clears what it has handled. */
 export interface PaymentSignals {
@@ -35,15 +37,6 @@ export class ProgressLog {
   skip(step: PaymentStep, detail: string): void {
     this.done(step, 'skipped', detail);
   }
-}
-
-export function railDetail({ rail, sandbox }: { rail: RailName; sandbox: boolean }): string {
-  return `${rail}${sandbox ? ' (sandbox)' : ''}`;
-}
-
-export function firedSummary(evaluation: { decision: string; fired: { shadow: boolean; code: string }[] }): string {
-  const enforced = evaluation.fired.filter((rule) => !rule.shadow).map((rule) => rule.code);
-  return enforced.length ? `${evaluation.decision}: ${enforced.join(', ')}` : evaluation.decision;
 }
 
 /** The typed business failure behind an activity failure, or null for anything else. */

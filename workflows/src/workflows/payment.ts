@@ -16,6 +16,11 @@
 // The front (gate, approval's outcome, rail, reserve) is one step, authorizePayment, that
 // records its outcome in one transaction; the workflow follows the outcome, and waits for the
 // owner when the payment needs approval. The progress still lists each of the front's steps.
+//
+// A paid call is authorised, held and signed in the agent's request, and the seller has usually
+// settled it on chain by the time its workflow starts: then the workflow has one step,
+// settlePaidInRequest, which captures, emits and audits in one transaction (the history holds
+// that step and nothing else of the payment's).
 import { condition, continueAsNew, patched, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
 import type { AuthorizeOutcome, IntentStatus, PaymentActivities, PaymentSteps, RailName } from '@purser/core';
 import { PAYMENT_FAILURES } from '../constants';
@@ -38,7 +43,7 @@ const MAX_RAIL_POLL_MS = 60_000;
 /** Rounds of the front (a policy changed while the payment waited) before the payment gives up. */
 const MAX_FRONT_ROUNDS = 20;
 
-export async function paymentWorkflow({ intentId, maxRetries, following }: PaymentWorkflowInput): Promise<PaymentProgress> {
+export async function paymentWorkflow({ intentId, maxRetries, following, paidInRequest }: PaymentWorkflowInput): Promise<PaymentProgress> {
   const progress: PaymentProgress = following ? following.progress : { intentId, status: 'created', currentStep: null, steps: [] };
   const log = new ProgressLog(progress);
   const signals: PaymentSignals = { decided: false, cancelled: false, policyChanged: false, railUpdated: false };
@@ -63,9 +68,19 @@ export async function paymentWorkflow({ intentId, maxRetries, following }: Payme
   if (following) {
     railName = following.rail;
   } else {
-    // Runs recorded before 'one-front' took the front step by step; they finish that way.
     const parts: FrontParts = { intentId, log, signals, local };
-    const front = patched('one-front') ? await authorizeFront(parts) : await frontBeforeOneFront(parts);
+    let front: FrontResult;
+    // Runs recorded before 'end-paid-in-request' (and those a worker started that did not know
+    // `paidInRequest`) take the front first, as they did. A run past it that cannot end at once
+    // takes the one front: 'one-front' came before it.
+    if (paidInRequest && patched('end-paid-in-request')) {
+      const ended = await endPaidInRequest(intentId, progress, local);
+      if (ended) return ended;
+      front = await authorizeFront(parts);
+    } else {
+      // Runs recorded before 'one-front' took the front step by step; they finish that way.
+      front = patched('one-front') ? await authorizeFront(parts) : await frontBeforeOneFront(parts);
+    }
     if ('ended' in front) return finish(front.ended);
     railName = front.rail;
     progress.status = 'processing';
@@ -153,13 +168,7 @@ export async function paymentWorkflow({ intentId, maxRetries, following }: Payme
   // as they stand once that transaction has committed.
   log.begin('capture');
   const at = new Date().toISOString();
-  const settled: PaymentStepRecord[] = [
-    ...progress.steps.slice(0, -1),
-    { step: 'capture', status: 'completed', at },
-    { step: 'release', status: 'skipped', at, detail: 'not needed' },
-    { step: 'settlement.completed', status: 'completed', at },
-    { step: 'audit', status: 'completed', at },
-  ];
+  const settled: PaymentStepRecord[] = [...progress.steps.slice(0, -1), ...settledEnd(at)];
   try {
     await local.settle(intentId, settled);
   } catch (error) {
@@ -174,6 +183,37 @@ export async function paymentWorkflow({ intentId, maxRetries, following }: Payme
   }
   Object.assign(progress, { status: 'settled', currentStep: null, steps: settled });
   return progress;
+}
+
+/** What the workflow records once a payment has settled: capture, no release, the event, the audit entry. */
+function settledEnd(at: string): PaymentStepRecord[] {
+  return [
+    { step: 'capture', status: 'completed', at },
+    { step: 'release', status: 'skipped', at, detail: 'not needed' },
+    { step: 'settlement.completed', status: 'completed', at },
+    { step: 'audit', status: 'completed', at },
+  ];
+}
+
+/**
+ * A payment authorised in the agent's request, ended in one step when the seller has settled it
+ * already: the progress of the settled payment; null when it is not there yet (its operation
+ * pending, its funds not held by the request), and the workflow goes the usual way.
+ */
+async function endPaidInRequest(intentId: string, progress: PaymentProgress, local: FrontParts['local']): Promise<PaymentProgress | null> {
+  const at = new Date().toISOString();
+  let steps: PaymentStepRecord[] | null;
+  try {
+    steps = await local.settlePaidInRequest(intentId, settledEnd(at));
+  } catch (error) {
+    // As settle's: refused for good, the funds held and the intent open for an operator.
+    if (businessFailure(error)?.type !== PAYMENT_FAILURES.CAPTURE_INVARIANT) throw error;
+    Object.assign(progress, { status: 'processing', currentStep: null });
+    progress.steps.push({ step: 'capture', status: 'failed', at, detail: 'the settlement on chain does not match what was held; held for an operator' });
+    return progress;
+  }
+  if (!steps) return null;
+  return Object.assign(progress, { status: 'settled', currentStep: null, steps });
 }
 
 /**

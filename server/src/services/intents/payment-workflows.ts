@@ -19,8 +19,9 @@ import {
 } from '@purser/workflows';
 import type { TemporalDeps } from '../../deps';
 
-export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id: string; maxRetries: number }): Promise<void> {
-  const args: [PaymentWorkflowInput] = [{ intentId: intent.id, maxRetries: intent.maxRetries }];
+/** `paidInRequest`: authorised, held and signed in the agent's request (PaymentWorkflowInput). */
+export async function startPaymentWorkflow(temporal: TemporalDeps, intent: { id: string; maxRetries: number; paidInRequest?: boolean }): Promise<void> {
+  const args: [PaymentWorkflowInput] = [{ intentId: intent.id, maxRetries: intent.maxRetries, ...(intent.paidInRequest ? { paidInRequest: true } : {}) }];
   try {
     await temporal.client.workflow.start(WORKFLOW_NAMES.payment, {
       taskQueue: temporal.taskQueue,

@@ -52,7 +52,8 @@ export async function startFromOutbox(deps: OutboxDeps, intentId: string, known?
   const row = known ?? (await findOutboxRow(deps, intentId));
   if (!row) return true;
   try {
-    await startPaymentWorkflow(deps.temporal, { id: intentId, maxRetries: row.maxRetries });
+    // Every row is a payment authorised in the agent's request (pay-in-request.ts).
+    await startPaymentWorkflow(deps.temporal, { id: intentId, maxRetries: row.maxRetries, paidInRequest: true });
     await startWebhookDeliveries(deps.temporal, row.webhookDeliveryIds);
   } catch (error) {
     await prisma.paymentWorkflowOutbox.updateMany({

@@ -10,12 +10,14 @@ import {
   railFromDb,
   PAYMENT_WORKFLOW_ACTOR,
   type AuthorizeOutcome,
+  type IntentStatus,
   type PaymentActivities,
   type PaymentStepRecord,
   type PaymentSteps,
   type PaymentStepsBeforeOneFront,
 } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
+import { paidInRequestSteps } from '@purser/workflows';
 import type { AppDeps } from '../../deps';
 import { countCaptureInvariantFailure } from '../../metrics/metrics';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
@@ -27,11 +29,16 @@ import { openApproval, resolveApproval } from './approval-steps';
 import { authorizePayment } from './authorize-payment';
 import { loadGateInput } from './gate-inputs';
 import { abandonRail, checkRail, executeOnRail } from './rail-steps';
-import { captureInTransaction, failIntent, releaseFunds } from './settle-payment';
+import { captureInTransaction, captureSettledInRequest, failIntent, releaseFunds, type CaptureOptions, type CaptureResult } from './settle-payment';
 
 export interface PaymentStepsDeps extends Pick<AppDeps, 'db' | 'temporal' | 'logger'> {
   rails: Rails;
 }
+
+/** The audit action of a workflow's whole step history, logged once per intent. */
+const WORKFLOW_AUDIT_ACTION = 'payment_intent.workflow_completed';
+/** What a settle asks of the capture besides the money: the event, and whether the run is logged already. */
+const SETTLED: CaptureOptions = { event: 'settlement.completed', auditAction: WORKFLOW_AUDIT_ACTION };
 
 export function createPaymentSteps(deps: PaymentStepsDeps): PaymentActivities {
   const steps = createCurrentSteps(deps);
@@ -56,6 +63,30 @@ function createCurrentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): 
       'a capture was refused: the chain does not show what the payment may take; its funds stay held for an operator',
     );
   }
+  /**
+   * A settle's one transaction, `capture` then the workflow's audit entry, the deliveries started
+   * after the commit; null when `capture` found nothing to settle. A capture refused on an
+   * invariant is alerted.
+   */
+  async function settleWith(
+    intentId: string,
+    capture: (tx: TransactionClient) => Promise<{ captured: CaptureResult; steps: PaymentStepRecord[] } | null>,
+  ): Promise<PaymentStepRecord[] | null> {
+    const settled = await withAuditRetry(prisma, async (tx) => {
+      const done = await capture(tx);
+      // A retried activity must not log the run twice.
+      if (done && !done.captured.auditLogged) {
+        await appendWorkflowAudit(tx, { intentId, ownerId: done.captured.ownerId, status: done.captured.status }, done.steps);
+      }
+      return done;
+    }).catch(async (error: unknown) => {
+      if (isAppError(error) && error.code === 'CAPTURE_INVARIANT') await alertCaptureInvariant(intentId, error);
+      throw error;
+    });
+    if (!settled) return null;
+    await startWebhookDeliveries(temporal, settled.captured.deliveryIds);
+    return settled.steps;
+  }
   return {
     authorizePayment: (intentId) =>
       authorizePayment(
@@ -66,26 +97,30 @@ function createCurrentSteps({ db, temporal, logger, rails }: PaymentStepsDeps): 
     executeOnRail: (intentId) => executeOnRail(prisma, rails, intentId),
     checkRail: (intentId) => checkRail(prisma, rails, intentId),
     abandonRail: (intentId) => abandonRail(prisma, rails, intentId),
-    async settle(intentId, steps) {
-      const deliveryIds = await withAuditRetry(prisma, async (tx) => {
-        const captured = await captureInTransaction(tx, intentId);
-        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: intentSelect });
-        const emitted = await emitPaymentEvent(tx, { ownerId: row.ownerId, intentId, type: 'settlement.completed', intent: toIntentView(row) });
-        await appendWorkflowAudit(tx, { intentId, ownerId: row.ownerId, status: row.status }, steps);
-        // The settlement event first: a receiver hears of the payment before the budget it used.
-        return [...emitted.deliveryIds, ...captured.deliveryIds];
-      }).catch(async (error: unknown) => {
-        if (isAppError(error) && error.code === 'CAPTURE_INVARIANT') await alertCaptureInvariant(intentId, error);
-        throw error;
-      });
-      await startWebhookDeliveries(temporal, deliveryIds);
+    // The capture, its budget alerts, the settlement.completed event with the settled intent and
+    // the workflow's audit entry: BEGIN, one statement, the audit entries, COMMIT (settle-payment.ts).
+    settle: async (intentId, steps) => {
+      await settleWith(intentId, async (tx) => ({ captured: await captureInTransaction(tx, intentId, SETTLED), steps }));
     },
+    // The same for a payment the agent's request authorised, once its seller has settled it: the
+    // audit entry lists the steps the request took, as the intent and its operation record them.
+    settlePaidInRequest: (intentId, end) =>
+      settleWith(intentId, async (tx) => {
+        const captured = await captureSettledInRequest(tx, intentId, SETTLED);
+        return captured && { captured, steps: [...paidInRequestSteps(captured.request), ...end] };
+      }),
     releaseFunds: (intentId, failure) => releaseFunds(prisma, intentId, failure),
     failIntent: (intentId, failure) => failIntent(prisma, intentId, failure),
     async recordWorkflowAudit(intentId, steps) {
       await withAuditRetry(prisma, async (tx) => {
-        const row = await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { ownerId: true, status: true } });
-        await appendWorkflowAudit(tx, { intentId, ...row }, steps);
+        const [row] = await tx.$queryRaw<{ ownerId: string; status: IntentStatus; logged: boolean }[]>`
+          SELECT i."owner_id"::text AS "ownerId", i."status"::text AS "status",
+                 EXISTS (SELECT 1 FROM "audit_events" e
+                          WHERE e."owner_id" = i."owner_id" AND e."subject" = ${`payment_intent:${intentId}`} AND e."action" = ${WORKFLOW_AUDIT_ACTION}) AS "logged"
+            FROM "payment_intents" i WHERE i."id" = ${intentId}::uuid`;
+        if (!row) throw new Error(`Payment intent ${intentId} not found`);
+        // A retried activity must not log the run twice.
+        if (!row.logged) await appendWorkflowAudit(tx, { intentId, ...row }, steps);
       });
     },
   };
@@ -149,21 +184,17 @@ function createStepsBeforeOneFront({ db, temporal }: PaymentStepsDeps, authorize
   };
 }
 
-/** The workflow's whole step history as one audit entry, once per intent. */
+
+/** The workflow's whole step history as one audit entry (the caller has checked it is not logged yet). */
 async function appendWorkflowAudit(
   tx: TransactionClient,
   intent: { intentId: string; ownerId: string; status: string },
   steps: PaymentStepRecord[],
 ): Promise<void> {
-  const subject = `payment_intent:${intent.intentId}`;
-  const action = 'payment_intent.workflow_completed';
-  // A retried activity must not log the run twice.
-  const logged = await tx.auditEvent.findFirst({ where: { ownerId: intent.ownerId, subject, action }, select: { seq: true } });
-  if (logged) return;
   await appendAuditEvent(tx, {
     actor: PAYMENT_WORKFLOW_ACTOR,
-    action,
-    subject,
+    action: WORKFLOW_AUDIT_ACTION,
+    subject: `payment_intent:${intent.intentId}`,
     ownerId: intent.ownerId,
     data: { status: intent.status, steps: steps.map(({ step, status, at, detail }) => ({ step, status, at, detail: detail ?? null })) },
   });

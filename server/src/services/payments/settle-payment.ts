@@ -12,137 +12,164 @@
  * capture pays that amount and returns the rest of the hold to the agent in the same ledger
  * transaction, and the intent's amount becomes what was paid (the maximum stays in its
  * requirement and in the capture's audit entry).
+ *
+ * The capture is one statement, purser_capture_payment (migration *_settle_in_one_step), fed what
+ * TypeScript decides (the time, the windows the budget alerts count spend over, the event to emit);
+ * its transition's audit entry is appended here and written with the transaction's others, so a
+ * settle is BEGIN, the capture, the audit entries, COMMIT (settle-statements tests count them).
  */
-import { AppError, type IntentStatus, PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
-import type { Prisma, PrismaClient, TransactionClient } from '@purser/db';
-import { withAuditRetry } from '../audit/append-audit-event';
 import {
-  externalAccountId,
-  getOrCreateAgentAccount,
-  getOrCreateHoldAccount,
-  lockAgentWallets,
-  postLedgerTransaction,
-} from '../ledger/post-ledger-transaction';
+  AppError,
+  BUDGET_ALERT_THRESHOLDS,
+  INTENT_NOT_FOUND_MESSAGE,
+  PAYMENT_WORKFLOW_ACTOR,
+  railToDb,
+  type IntentStatus,
+  type RailName,
+  type WebhookEventType,
+} from '@purser/core';
+import type { PrismaClient, TransactionClient } from '@purser/db';
+import type { PaidInRequestFront } from '@purser/workflows';
+import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
+import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction } from '../ledger/post-ledger-transaction';
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
-import { budgetAlertDeliveryIds, recordBudgetAlerts } from '../budgets/record-budget-alerts';
-import { settlementFactsOf } from '../rail-operations/settlement-facts';
-
+import { isUuid } from '../agents/owned-agent';
+import { budgetWindows } from '../budgets/record-budget-alerts';
+import { countPaymentTransition } from '../../metrics/metrics';
 
 export interface CaptureResult {
-  /** Webhook deliveries of the budget alerts the capture caused: start them after commit. */
+  /** Webhook deliveries of the event and the budget alerts the capture caused: start them after commit. */
   deliveryIds: string[];
+  ownerId: string;
+  /** The intent's status once the capture is done (settled). */
+  status: IntentStatus;
+  /** Whether the intent's audit log already holds `auditAction` (when one was asked about). */
+  auditLogged: boolean;
+}
+
+export interface CaptureOptions {
+  /** The event to emit with the settled intent, in the same statement (its deliveries come first). */
+  event?: WebhookEventType;
+  /** An audit action to look for on the intent, so a retried step does not log it twice. */
+  auditAction?: string;
 }
 
 export async function capturePayment(prisma: PrismaClient, intentId: string): Promise<CaptureResult> {
   return withAuditRetry(prisma, (tx) => captureInTransaction(tx, intentId));
 }
 
-/**
- * capturePayment's work in the caller's transaction, with the budget alerts the spend now
- * reaches (budgets/record-budget-alerts.ts) committed together with it.
- */
-export async function captureInTransaction(tx: TransactionClient, intentId: string): Promise<CaptureResult> {
-  const intent = await lockIntent(tx, intentId);
-  const payment = { intentId, ownerId: intent.ownerId, agentId: intent.agentId };
-  // A retry of a committed capture: its alerts' deliveries are started again, in case the
-  // run that committed them stopped before starting them.
-  if (intent.settledAt !== null) return { deliveryIds: await budgetAlertDeliveryIds(tx, payment) };
-  if (intent.status !== 'processing' || intent.reservedAt === null || intent.releasedAt !== null) {
-    throw new Error(`Cannot capture payment intent ${intentId}: it is ${intent.status}${intent.releasedAt ? ', released' : ''}`);
-  }
-  const row = await tx.paymentIntent.findUniqueOrThrow({
-    where: { id: intentId },
-    select: { rail: true, toAddress: true, category: true, purpose: true, agent: { select: { name: true, wallet: { select: { id: true } } } } },
-  });
-  const payerWalletId = row.agent.wallet!.id;
-  const payee = row.rail === 'ledger' && row.toAddress ? await internalPayee(tx, row.toAddress, payerWalletId) : null;
-  const held = intent.amount;
-  const paid = await capturedAmount(tx, intentId, held);
+/** What purser_capture_payment answers (migration *_settle_in_one_step). */
+interface CaptureRow {
+  outcome: 'captured' | 'settled_before' | 'not_found' | 'not_ready' | 'refused' | 'invariant';
+  message: string | null;
+  ownerId: string;
+  agentId: string;
+  status: IntentStatus;
+  /** As the database spells it, which is as the API names it. */
+  rail: RailName | null;
+  createdAt: Date;
+  ledgerTransactionId: string | null;
+  payee: string | null;
+  held: string | null;
+  paid: string | null;
+  returned: string | null;
+  deliveryIds: string[];
+  auditLogged: boolean | null;
+  reservedAt: Date | null;
+  policyDecision: unknown;
+  operationReference: string | null;
+  operationSandbox: boolean | null;
+  operationSettledAt: Date | null;
+}
 
-  await lockAgentWallets(tx, payee ? [payerWalletId, payee.walletId] : [payerWalletId]);
-  const holdAccount = await getOrCreateHoldAccount(tx, payerWalletId, intent.currency);
-  const payeeAccount = payee ? (await getOrCreateAgentAccount(tx, payee.walletId, intent.currency)).id : externalAccountId(intent.currency);
-  const returned = held - paid;
-  const capture = await postLedgerTransaction(tx, {
-    type: 'payment_capture',
-    description: payee ? `Payment to agent ${payee.agentId}` : `Payment to ${row.toAddress ?? 'merchant'}`,
-    paymentIntentId: intentId,
-    entries: [
-      { accountId: holdAccount, amount: -held, currency: intent.currency },
-      { accountId: payeeAccount, amount: paid, currency: intent.currency },
-      ...(returned > 0n ? [{ accountId: (await getOrCreateAgentAccount(tx, payerWalletId, intent.currency)).id, amount: returned, currency: intent.currency }] : []),
-    ],
-  });
-  await tx.agentTransaction.updateMany({
-    where: { paymentIntentId: intentId, agentId: intent.agentId, type: 'payment' },
-    data: { status: 'completed', ledgerTransactionId: capture.id, ...(returned > 0n ? { amount: paid } : {}) },
-  });
-  await recordChainSettlement(tx, intentId, intent.agentId);
-  if (payee) {
-    await tx.agentTransaction.create({
-      data: {
-        agentId: payee.agentId,
-        type: 'payment_received',
-        amount: paid,
-        currency: intent.currency,
-        status: 'completed',
-        category: row.category,
-        toAddress: row.toAddress,
-        description: row.purpose || `Payment from ${row.agent.name}`,
-        metadata: { payment_intent_id: intentId, from_agent_id: intent.agentId },
-        paymentIntentId: intentId,
-        ledgerTransactionId: capture.id,
-      },
-      select: { id: true },
-    });
-  }
-  await transitionIntent(tx, intent, {
-    to: 'settled',
-    actor: PAYMENT_WORKFLOW_ACTOR,
-    data: { settledAt: new Date(), ...(returned > 0n ? { amount: paid } : {}) },
-    audit: {
-      ledger_transaction_id: capture.id,
-      payee: payee ? `agent:${payee.agentId}` : 'external',
-      ...(returned > 0n ? { held: held.toString(), paid: paid.toString(), returned: returned.toString() } : {}),
+/**
+ * capturePayment's work in the caller's transaction, in one statement: purser_capture_payment
+ * locks the intent, checks it may be captured, reads what the rail moved, locks the wallets,
+ * posts the capture, completes the agent's history row (and the payee's), settles the intent,
+ * records the budget alerts the spend now reaches (budgets/record-budget-alerts.ts) and, when
+ * asked, emits the event with the settled intent and looks for an audit action. The transition's
+ * audit entry is appended here, to be written with the transaction's others.
+ *
+ * A retry of a committed capture moves nothing and answers the same deliveries (to start again,
+ * in case the run that committed them stopped before starting them).
+ */
+export async function captureInTransaction(tx: TransactionClient, intentId: string, options: CaptureOptions = {}): Promise<CaptureResult> {
+  const row = await capture(tx, intentId, options, false);
+  return { deliveryIds: row.deliveryIds, ownerId: row.ownerId, status: row.status, auditLogged: row.auditLogged === true };
+}
+
+/**
+ * The same for a payment authorised in the agent's request, once its rail operation has settled
+ * (the seller settled it on chain before the workflow started): null, and nothing written, when
+ * its funds are not held or its operation has not settled, and the workflow ends it the usual way.
+ * The answer says what the request did, for the workflow's record of the payment.
+ */
+export async function captureSettledInRequest(
+  tx: TransactionClient,
+  intentId: string,
+  options: CaptureOptions = {},
+): Promise<(CaptureResult & { request: PaidInRequestFront }) | null> {
+  const row = await capture(tx, intentId, options, true);
+  if (row.outcome === 'not_ready') return null;
+  const reservedAt = new Date(row.reservedAt ?? row.createdAt).toISOString();
+  return {
+    deliveryIds: row.deliveryIds,
+    ownerId: row.ownerId,
+    status: row.status,
+    auditLogged: row.auditLogged === true,
+    request: {
+      createdAt: new Date(row.createdAt).toISOString(),
+      reservedAt,
+      decision: row.policyDecision,
+      rail: row.rail ?? 'ledger',
+      sandbox: row.operationSandbox === true,
+      reference: row.operationReference ?? '',
+      settledAt: row.operationSettledAt ? new Date(row.operationSettledAt).toISOString() : reservedAt,
     },
-  });
-  return { deliveryIds: await recordBudgetAlerts(tx, payment) };
+  };
 }
 
-/**
- * What the rail moved: the held amount, or for an x402 `upto` payment the amount its settling
- * transaction moved on chain. A reading the capture must not take is an invariant failure
- * (CAPTURE_INVARIANT, never retried): the rail found a settlement it could not match to this
- * payment (`captureInvariant`), or the chain moved more than was held (the signed maximum is the
- * hold, and Permit2 enforces it) or nothing at all (a settlement of 0 is declined by the rail,
- * which releases the hold whole). The funds then stay held for an operator.
- */
-async function capturedAmount(tx: TransactionClient, intentId: string, held: bigint): Promise<bigint> {
-  const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
-  if (operation?.rail !== 'x402_base') return held;
-  const { capturedAmount: captured, captureInvariant } = settlementFactsOf(operation.details);
-  if (captureInvariant !== undefined) throw new AppError('CAPTURE_INVARIANT', `Payment intent ${intentId}: ${captureInvariant}`);
-  if (captured === undefined) return held;
-  const amount = BigInt(captured);
-  if (amount <= 0n || amount > held) throw new AppError('CAPTURE_INVARIANT', `Payment intent ${intentId}: the chain moved ${captured}, outside the held ${held}`);
-  return amount;
-}
+async function capture(tx: TransactionClient, intentId: string, options: CaptureOptions, whenSettled: boolean): Promise<CaptureRow> {
+  if (!isUuid(intentId)) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
+  const at = new Date();
+  const { windowStart, monthStart } = budgetWindows(at);
+  const [row] = await tx.$queryRaw<CaptureRow[]>`
+    SELECT "outcome", "message", "owner_id"::text AS "ownerId", "agent_id"::text AS "agentId", "status", "rail", "created_at" AS "createdAt",
+           "ledger_transaction_id"::text AS "ledgerTransactionId", "payee", "held"::text AS "held", "paid"::text AS "paid",
+           "returned"::text AS "returned", "delivery_ids"::text[] AS "deliveryIds", "audit_logged" AS "auditLogged",
+           "reserved_at" AS "reservedAt", "policy_decision" AS "policyDecision", "operation_reference" AS "operationReference",
+           "operation_sandbox" AS "operationSandbox", "operation_settled_at" AS "operationSettledAt"
+      FROM "purser_capture_payment"(
+        ${intentId}::uuid, ${at.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${monthStart.toISOString()}::timestamptz,
+        ${[...BUDGET_ALERT_THRESHOLDS]}::int[], ${options.event ?? null}::text, ${options.auditAction ?? null}::text, ${whenSettled})`;
+  if (!row || row.outcome === 'not_found') throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);
+  // Not capturable from its status: a bug of the caller's, retried until someone looks.
+  if (row.outcome === 'refused') throw new Error(row.message ?? `Cannot capture payment intent ${intentId}`);
+  // The rail found a settlement it could not match to this payment, or the chain moved more
+  // than was held (the signed maximum is the hold, and Permit2 enforces it) or nothing at all
+  // (a settlement of 0 is declined by the rail, which releases the hold whole): never retried,
+  // and the funds stay held for an operator.
+  if (row.outcome === 'invariant') throw new AppError('CAPTURE_INVARIANT', row.message ?? `Payment intent ${intentId}: the capture is refused`);
 
-/**
- * An on-chain payment (x402) records where it settled in the agent's transaction: network and
- * transaction hash, beside the URL it paid for.
- */
-async function recordChainSettlement(tx: TransactionClient, intentId: string, agentId: string): Promise<void> {
-  const operation = await tx.railOperation.findUnique({ where: { paymentIntentId: intentId }, select: { rail: true, details: true } });
-  if (operation?.rail !== 'x402_base') return;
-  const details = settlementFactsOf(operation.details);
-  const row = await tx.agentTransaction.findFirst({ where: { paymentIntentId: intentId, agentId, type: 'payment' }, select: { id: true, metadata: true } });
-  if (!row) return;
-  await tx.agentTransaction.update({
-    where: { id: row.id },
-    data: { metadata: { ...(row.metadata as Prisma.JsonObject), network: details.network ?? null, transaction_hash: details.transactionHash ?? null, payer: details.payer ?? null } },
-    select: { id: true },
-  });
+  if (row.outcome === 'captured') {
+    const returned = BigInt(row.returned ?? '0');
+    await appendAuditEvent(tx, {
+      actor: PAYMENT_WORKFLOW_ACTOR,
+      action: 'payment_intent.settled',
+      subject: `payment_intent:${intentId}`,
+      ownerId: row.ownerId,
+      data: {
+        from: 'processing',
+        to: 'settled',
+        ledger_transaction_id: row.ledgerTransactionId,
+        payee: row.payee,
+        ...(returned > 0n ? { held: row.held, paid: row.paid, returned: row.returned } : {}),
+      },
+      at,
+    });
+    countPaymentTransition('settled', { rail: row.rail && railToDb(row.rail), createdAt: new Date(row.createdAt) }, at);
+  }
+  return row;
 }
 
 /** Returns held funds to the agent (when any are held) and fails the intent with the reason. */
@@ -184,12 +211,4 @@ export async function failIntent(prisma: PrismaClient, intentId: string, failure
     await transitionIntent(tx, intent, { to: 'failed', actor: PAYMENT_WORKFLOW_ACTOR, data: { failureCode: failure.code, failureMessage: failure.message } });
     return 'failed';
   });
-}
-
-async function internalPayee(tx: TransactionClient, address: string, payerWalletId: string): Promise<{ agentId: string; walletId: string } | null> {
-  const wallet = await tx.agentWallet.findFirst({
-    where: { OR: [{ walletAddress: address }, { evmWalletAddress: { equals: address, mode: 'insensitive' } }], agent: { status: { not: 'deleted' } } },
-    select: { id: true, agentId: true },
-  });
-  return wallet && wallet.id !== payerWalletId ? { agentId: wallet.agentId, walletId: wallet.id } : null;
 }

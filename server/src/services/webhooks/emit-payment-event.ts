@@ -1,14 +1,17 @@
 /**
  * Records a payment event and the webhook deliveries it causes, inside the caller's
- * transaction (the payment step that caused it). One event per intent and type: emitting
- * again (an activity retry, a replayed step) reuses the event and its deliveries and creates
- * nothing. The deliveries go to the owner's live, enabled endpoints subscribed to the type,
- * as they are when the event is first recorded; each delivery's payload is the event's body
- * (webhookEventView), whose `id` is the event id and the `webhook-id` of every attempt.
+ * transaction (the payment step that caused it), in one statement. One event per intent and
+ * type: emitting again (an activity retry, a replayed step) reuses the event and its deliveries
+ * and creates nothing. The deliveries go to the owner's live, enabled endpoints subscribed to the
+ * type, as they are when the event is first recorded; each delivery's payload is the event's
+ * body (webhookEventView), whose `id` is the event id and the `webhook-id` of every attempt.
+ *
+ * The statement is purser_record_payment_event (migration *_settle_in_one_step); SQL of its own
+ * emits through purser_emit_payment_event, which answers the deliveries alone, and may take the
+ * intent's view from purser_intent_view (the capture does both).
  */
-import { randomUUID } from 'node:crypto';
-import type { IntentView, WebhookEventType, WebhookEventView } from '@purser/core';
-import type { Prisma, TransactionClient } from '@purser/db';
+import type { IntentView, WebhookEventType } from '@purser/core';
+import type { TransactionClient } from '@purser/db';
 
 export interface EmitPaymentEventInput {
   ownerId: string;
@@ -27,38 +30,11 @@ export interface EmittedPaymentEvent {
 
 export async function emitPaymentEvent(tx: TransactionClient, input: EmitPaymentEventInput): Promise<EmittedPaymentEvent> {
   const at = input.at ?? new Date();
-  const eventId = randomUUID();
-  const payload: WebhookEventView = { id: eventId, type: input.type, createdAt: at.toISOString(), data: { intent: input.intent } };
-  const json = JSON.parse(JSON.stringify(payload)) as Prisma.InputJsonObject;
-  // ON CONFLICT DO NOTHING: a racing emit of the same event waits for the other's commit and
-  // then inserts nothing, instead of aborting this transaction on a unique violation.
-  const inserted = await tx.paymentEvent.createMany({
-    data: [{ id: eventId, ownerId: input.ownerId, paymentIntentId: input.intentId, type: input.type, payload: json, createdAt: at }],
-    skipDuplicates: true,
-  });
-  if (inserted.count === 0) {
-    const existing = await tx.paymentEvent.findUniqueOrThrow({
-      where: { paymentIntentId_type: { paymentIntentId: input.intentId, type: input.type } },
-      select: { id: true },
-    });
-    return { eventId: existing.id, deliveryIds: await deliveryIdsOf(tx, existing.id) };
-  }
-
-  const endpoints = await tx.webhookEndpoint.findMany({
-    where: { ownerId: input.ownerId, enabled: true, deletedAt: null, events: { has: input.type } },
-    orderBy: { id: 'asc' },
-    select: { id: true },
-  });
-  // A new event has no deliveries but those made here: none when no endpoint wants it.
-  if (endpoints.length === 0) return { eventId, deliveryIds: [] };
-  await tx.webhookDelivery.createMany({
-    data: endpoints.map((endpoint) => ({ endpointId: endpoint.id, eventId, eventType: input.type, payload: json, createdAt: at })),
-    skipDuplicates: true,
-  });
-  return { eventId, deliveryIds: await deliveryIdsOf(tx, eventId) };
-}
-
-async function deliveryIdsOf(tx: TransactionClient, eventId: string): Promise<string[]> {
-  const rows = await tx.webhookDelivery.findMany({ where: { eventId }, orderBy: { id: 'asc' }, select: { id: true } });
-  return rows.map((row) => row.id);
+  // Through JSON once, as the body is stored: what was undefined is left out.
+  const data = JSON.stringify({ intent: input.intent });
+  const [row] = await tx.$queryRaw<EmittedPaymentEvent[]>`
+    SELECT "event_id"::text AS "eventId", "delivery_ids"::text[] AS "deliveryIds"
+      FROM "purser_record_payment_event"(${input.ownerId}::uuid, ${input.intentId}::uuid, ${input.type}, ${data}::jsonb, ${at.toISOString()}::timestamptz)`;
+  if (!row) throw new Error('purser_record_payment_event answered no row');
+  return row;
 }
