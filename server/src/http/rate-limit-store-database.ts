@@ -6,6 +6,7 @@
  * apart on each route. A registration without route limits (the agent API's) counts all its
  * routes together under the limit's name.
  *
+ * `incr` hands the counters the limit, which sizes the batches they count a high limit in.
  * `read` (`createRateLimit()(request, { increment: false })`) is what the MCP batch charger
  * asks before it charges a batch. The plugin's `continueExceeding` and `exponentialBackoff` are
  * not offered: no limit here uses them.
@@ -21,8 +22,8 @@ class DatabaseRateLimitStore implements FastifyRateLimitStore {
     private readonly prefix: string,
   ) {}
 
-  incr(key: string, callback: Callback, timeWindow: number): void {
-    this.counters.hit(this.prefix + key, timeWindow).then((state) => callback(null, state), (error: Error) => callback(error));
+  incr(key: string, callback: Callback, timeWindow: number, max: number): void {
+    this.counters.hit(this.prefix + key, timeWindow, max).then((state) => callback(null, state), (error: Error) => callback(error));
   }
 
   read(key: string, callback: Callback): void {

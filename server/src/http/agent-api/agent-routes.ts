@@ -28,7 +28,7 @@ import {
   x402UpstreamResponseView,
 } from '@purser/core';
 import { listAgentTransactionPage } from '../../services/agents/list-agent-transactions';
-import type { AuthenticatedAgent } from '../../services/agents/authenticate-agent';
+import type { AgentWalletSnapshot, AuthenticatedAgent } from '../../services/agents/authenticate-agent';
 import { getAgentBalance } from '../../services/agent-api/get-agent-balance';
 import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { getAgentPayment } from '../../services/agent-api/get-agent-payment';
@@ -47,6 +47,8 @@ import type { DocumentedRoute } from '../api-v1/openapi';
 export interface AgentHandlerContext<B, P = unknown, Q = unknown> {
   deps: AppDeps;
   agent: AuthenticatedAgent;
+  /** The agent's wallet as its authentication read it, at the start of this request (authenticate-agent.ts). */
+  wallet: AgentWalletSnapshot;
   body: B;
   params: P;
   query: Q;
@@ -84,7 +86,8 @@ export const agentRoutes: AgentRoute[] = [
     operationId: 'agentBalance',
     summary: "The agent's USDC and USDT balances, in the ledger and on chain, with the network",
     response: agentBalanceView,
-    handler: async ({ deps, agent }) => ({ body: await getAgentBalance(deps, agent) }),
+    // The wallet its authentication read: this route does nothing else, so it sends no statement of its own.
+    handler: async ({ deps, agent, wallet }) => ({ body: await getAgentBalance(deps, agent, wallet) }),
   }),
   defineAgentRoute({
     method: 'POST',

@@ -9,7 +9,7 @@
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@purser/core';
-import { authenticateAgent, type AuthenticatedAgent } from '../../services/agents/authenticate-agent';
+import { authenticateAgentRequest, type AuthenticatedAgent, type AuthenticatedRequest } from '../../services/agents/authenticate-agent';
 import type { AppDeps } from '../../deps';
 import { clientAddressKey } from '../client-address';
 import { rateLimitStoreOptions } from '../rate-limit-store';
@@ -22,15 +22,19 @@ export const DEFAULT_AGENT_RATE_LIMIT_PER_MINUTE = 120;
 
 declare module 'fastify' {
   interface FastifyRequest {
-    agentAuth?: { agent: AuthenticatedAgent } | { error: unknown };
+    agentAuth?: AuthenticatedRequest | { error: unknown };
   }
 }
 
 function requireAgent(request: FastifyRequest): AuthenticatedAgent {
+  return requireAuthenticated(request).agent;
+}
+
+function requireAuthenticated(request: FastifyRequest): AuthenticatedRequest {
   const auth = request.agentAuth;
   if (!auth) throw new AppError('UNAUTHORIZED', 'Agent authentication did not run');
   if ('error' in auth) throw auth.error;
-  return auth.agent;
+  return auth;
 }
 
 export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: AppDeps }): Promise<void> {
@@ -38,7 +42,7 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
   // the agent's calls, or the address's failed ones, before the outcome is acted on.
   app.addHook('onRequest', async (request) => {
     try {
-      request.agentAuth = { agent: await authenticateAgent(deps, { did: request.headers['x-agent-did'], authorization: request.headers.authorization }) };
+      request.agentAuth = await authenticateAgentRequest(deps, { did: request.headers['x-agent-did'], authorization: request.headers.authorization });
     } catch (error) {
       request.agentAuth = { error };
     }
@@ -123,11 +127,12 @@ function register(app: FastifyInstance, deps: AppDeps, route: AgentRoute): void 
     method: route.method,
     url: route.path,
     handler: async (request, reply) => {
-      const agent = requireAgent(request);
+      const { agent, wallet } = requireAuthenticated(request);
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handler({
         deps,
         agent,
+        wallet,
         body,
         params: route.params ? parseInput(route.params, request.params) : undefined,
         query: route.query ? parseInput(route.query, request.query) : undefined,

@@ -7,7 +7,7 @@
 import { toDecimalString, toDollars, type AgentBalanceView } from '@purser/core';
 import type { Address } from 'viem';
 import type { AppDeps } from '../../deps';
-import type { AuthenticatedAgent } from '../agents/authenticate-agent';
+import type { AgentWalletSnapshot, AuthenticatedAgent } from '../agents/authenticate-agent';
 import { networkView } from './network-view';
 
 interface WalletRow {
@@ -16,14 +16,18 @@ interface WalletRow {
   evm_wallet_address: string | null;
 }
 
-export async function getAgentBalance(deps: Pick<AppDeps, 'db' | 'chain' | 'logger'>, agent: AuthenticatedAgent): Promise<AgentBalanceView> {
-  // The wallet alone, in one statement: the key's check has already found the agent live and its
-  // owner's. Plain SQL: on this hot path a Prisma model query costs about twice the CPU.
-  const [wallet] = await deps.db.prisma.$queryRaw<WalletRow[]>`
-    SELECT w.balance_usdc, w.balance_usdt, w.evm_wallet_address
-      FROM agent_wallets w JOIN agents a ON a.id = w.agent_id
-     WHERE w.agent_id = ${agent.agentId}::uuid AND a.owner_id = ${agent.ownerId}::uuid AND a.status <> 'deleted'`;
-  const address = wallet?.evm_wallet_address as Address | null | undefined;
+/**
+ * `wallet`: the wallet as the request's authentication read it (GET /balance, which does nothing
+ * else, answers it and sends no statement of its own). Without it the wallet is read here, as the
+ * MCP tool must: a batch may have paid before it asks.
+ */
+export async function getAgentBalance(
+  deps: Pick<AppDeps, 'db' | 'chain' | 'logger'>,
+  agent: AuthenticatedAgent,
+  wallet?: AgentWalletSnapshot,
+): Promise<AgentBalanceView> {
+  const { balanceUsdc, balanceUsdt, evmAddress } = wallet ?? (await readWallet(deps, agent));
+  const address = evmAddress as Address | null;
 
   let usdc: bigint | null = null;
   let eth: bigint | null = null;
@@ -40,19 +44,29 @@ export async function getAgentBalance(deps: Pick<AppDeps, 'db' | 'chain' | 'logg
   return {
     agent_id: agent.agentId,
     did: agent.did,
-    wallet_address: address ?? null,
+    wallet_address: address,
     balances: {
       USDC: {
-        ledger: toDollars(wallet?.balance_usdc ?? 0n),
-        ledger_exact: toDecimalString(wallet?.balance_usdc ?? 0n),
+        ledger: toDollars(balanceUsdc),
+        ledger_exact: toDecimalString(balanceUsdc),
         on_chain: usdc === null ? null : toDollars(usdc),
         on_chain_exact: usdc === null ? null : toDecimalString(usdc),
       },
       // No USDT contract is deployed on the sandbox or Base Sepolia: USDT lives in the ledger.
-      USDT: { ledger: toDollars(wallet?.balance_usdt ?? 0n), ledger_exact: toDecimalString(wallet?.balance_usdt ?? 0n), on_chain: null, on_chain_exact: null },
+      USDT: { ledger: toDollars(balanceUsdt), ledger_exact: toDecimalString(balanceUsdt), on_chain: null, on_chain_exact: null },
     },
     eth_wei: eth === null ? null : eth.toString(),
     network: networkView(deps.chain),
     on_chain_error: onChainError,
   };
+}
+
+async function readWallet(deps: Pick<AppDeps, 'db'>, agent: AuthenticatedAgent): Promise<AgentWalletSnapshot> {
+  // The wallet alone, in one statement: the key's check has already found the agent live and its
+  // owner's. Plain SQL: on this hot path a Prisma model query costs about twice the CPU.
+  const [row] = await deps.db.prisma.$queryRaw<WalletRow[]>`
+    SELECT w.balance_usdc, w.balance_usdt, w.evm_wallet_address
+      FROM agent_wallets w JOIN agents a ON a.id = w.agent_id
+     WHERE w.agent_id = ${agent.agentId}::uuid AND a.owner_id = ${agent.ownerId}::uuid AND a.status <> 'deleted'`;
+  return { balanceUsdc: row?.balance_usdc ?? 0n, balanceUsdt: row?.balance_usdt ?? 0n, evmAddress: row?.evm_wallet_address ?? null };
 }

@@ -32,8 +32,25 @@ export interface AuthenticatedAgent {
 
 const INVALID = 'Invalid agent DID or API key';
 
-interface KeyRow {
-  id: string;
+/**
+ * The agent's wallet as the authentication read it, in the same statement: its balances at the
+ * start of the request. A route that does nothing else may answer them (GET /balance); anything
+ * that moves money, or answers after doing so, reads the wallet again.
+ */
+export interface AgentWalletSnapshot {
+  balanceUsdc: bigint;
+  balanceUsdt: bigint;
+  evmAddress: string | null;
+}
+
+export interface AuthenticatedRequest {
+  agent: AuthenticatedAgent;
+  wallet: AgentWalletSnapshot;
+}
+
+/** A row of purser_agent_request_credentials (migration 20261206114100_agent_request_in_one_statement). */
+interface CredentialsRow {
+  key_id: string;
   key_hash: string;
   revoked_at: Date | null;
   last_used_at: Date | null;
@@ -42,6 +59,10 @@ interface KeyRow {
   owner_id: string;
   status: AgentStatus;
   kya_tier: KyaTier;
+  /** Null when the agent has no wallet row (the LEFT JOIN found none). */
+  balance_usdc: bigint | null;
+  balance_usdt: bigint | null;
+  evm_wallet_address: string | null;
 }
 
 function single(value: string | string[] | undefined): string | undefined {
@@ -49,6 +70,17 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: AgentCredentials, now = new Date()): Promise<AuthenticatedAgent> {
+  return (await authenticateAgentRequest(deps, credentials, now)).agent;
+}
+
+/**
+ * authenticateAgent, answering also the wallet read with the key. Every agent API request runs
+ * this first, so it is one statement: the key, its agent and the agent's wallet in one read
+ * whose plan the database keeps (see the migration), then nothing else but the minutely
+ * lastUsedAt write. Each check runs on what that read answers, never on a copy kept from an
+ * earlier request, so a revoked key or a suspended agent is refused at once by every server.
+ */
+export async function authenticateAgentRequest(deps: Pick<AppDeps, 'db'>, credentials: AgentCredentials, now = new Date()): Promise<AuthenticatedRequest> {
   const did = single(credentials.did);
   if (!did) throw new AppError('UNAUTHORIZED', 'The X-Agent-DID header is required');
   const bearer = /^Bearer\s+(\S+)$/i.exec(single(credentials.authorization) ?? '')?.[1];
@@ -56,12 +88,7 @@ export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: 
   const prefix = agentApiKeyPrefix(bearer);
   if (!isAgentDid(did) || !prefix) throw new AppError('UNAUTHORIZED', INVALID);
 
-  // One indexed read for the key and its agent together: Prisma's nested select would be two.
-  const [key] = await deps.db.prisma.$queryRaw<KeyRow[]>`
-    SELECT k.id, k.key_hash, k.revoked_at, k.last_used_at,
-           a.id AS agent_id, a.did, a.owner_id, a.status::text AS status, a.kya_tier::text AS kya_tier
-      FROM agent_api_keys k JOIN agents a ON a.id = k.agent_id
-     WHERE k.prefix = ${prefix}`;
+  const [key] = await deps.db.prisma.$queryRaw<CredentialsRow[]>`SELECT * FROM purser_agent_request_credentials(${prefix})`;
   if (!key || !sameSecretHash(key.key_hash, hashAgentApiKey(bearer)) || key.did !== did) {
     throw new AppError('UNAUTHORIZED', INVALID);
   }
@@ -70,7 +97,10 @@ export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: 
   if (key.revoked_at) throw new AppError('UNAUTHORIZED', INVALID);
 
   if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
-    await deps.db.prisma.agentApiKey.update({ where: { id: key.id }, data: { lastUsedAt: now }, select: { id: true } });
+    await deps.db.prisma.$executeRaw`UPDATE agent_api_keys SET last_used_at = ${now} WHERE id = ${key.key_id}::uuid`;
   }
-  return { agentId: key.agent_id, did: key.did, ownerId: key.owner_id, apiKeyId: key.id, kyaTier: key.kya_tier };
+  return {
+    agent: { agentId: key.agent_id, did: key.did, ownerId: key.owner_id, apiKeyId: key.key_id, kyaTier: key.kya_tier },
+    wallet: { balanceUsdc: key.balance_usdc ?? 0n, balanceUsdt: key.balance_usdt ?? 0n, evmAddress: key.evm_wallet_address },
+  };
 }
