@@ -132,7 +132,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         temporal,
         chain,
         agentRateLimitPerMinute: 100_000,
-        // Counted where a deployment on this database counts them: one upsert per agent call on PostgreSQL.
+        // Counted where a deployment on this database counts them: on PostgreSQL, one upsert per claimed block of a hundredth of the limit (rate-limit-counters.ts).
         rateLimitStore: chooseRateLimitStore({ db, logger }),
         outbound,
       };
