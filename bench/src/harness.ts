@@ -137,7 +137,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
         outbound,
       };
       cleanups.push(() => deps.events.close());
-      const server = await buildApp({ ...deps, sandboxPaidApi: true });
+      // No reconciler: the intent-list benchmark seeds 100,000 intents that no workflow ever ran,
+      // which a reconciler's pass would start workflows for (on agents without spending rules).
+      const server = await buildApp({ ...deps, sandboxPaidApi: true, reconciler: false });
       cleanups.push(() => server.close());
       await server.listen({ host: '127.0.0.1', port: Number(new URL(url).port) });
       log(`product listening at ${url}`);
