@@ -63,10 +63,24 @@ export interface TemporalTestEnvOptions {
   publicUrl?: string;
 }
 
+/**
+ * Starts a dev server, and once more on fresh ports with a database file of its own if the first
+ * did not start (CI once saw a start miss its minute on two cores running every suite at once).
+ * The first failure is logged in full.
+ */
+async function startDevServerRetriedOnce(options: Parameters<typeof startTemporalDevServer>[0]): Promise<DevServer> {
+  try {
+    return await startTemporalDevServer(options);
+  } catch (error) {
+    log(`starting again: ${error instanceof Error ? error.message : String(error)}`);
+    return startTemporalDevServer({ ...options, dbFile: `${options.dbFile}.again` });
+  }
+}
+
 export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {}): Promise<TemporalTestEnv> {
   const cliPath = process.env.TEMPORAL_CLI_PATH ?? (await ensureTemporalCli({ log }));
   const dir = mkdtempSync(join(tmpdir(), 'purser-temporal-env-'));
-  const server = await startTemporalDevServer({ cliPath, dbFile: join(dir, 'temporal.db'), log, ...(options.temporalDynamicConfig ? { dynamicConfig: options.temporalDynamicConfig } : {}) });
+  const server = await startDevServerRetriedOnce({ cliPath, dbFile: join(dir, 'temporal.db'), log, ...(options.temporalDynamicConfig ? { dynamicConfig: options.temporalDynamicConfig } : {}) });
   const connection = await Connection.connect({ address: server.address });
   const client = new Client({ connection, namespace: 'default', ...(options.tracing && { interceptors: options.tracing.clientInterceptors }) });
   // The product's queue: each suite has its own dev server, and a spawned worker process polls it.
