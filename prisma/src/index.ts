@@ -13,6 +13,7 @@ import { PrismaClient as GeneratedPrismaClient, type Currency, type Prisma } fro
 import { claimLock, isProcessAlive, readLock, releaseLock, updateLock } from './lock';
 import { applyMigrations } from './migrations';
 import { PGliteAdapterFactory, PostgresAdapterFactory } from './adapters';
+import { noteStatement } from './statement-count';
 import { serveSocket, type SocketServer } from './pglite-socket';
 import type { Logger } from './logger';
 import { PgListener, type ListenOptions } from './pg-listener';
@@ -89,6 +90,14 @@ export type Database = {
    * reaching PGlite through the product's socket.
    */
   listen(channel: string, onPayload: (payload: string) => void, options?: ListenOptions): Promise<() => Promise<void>>;
+  /**
+   * One statement sent straight to the driver (node-postgres' pool, or PGlite), past Prisma's
+   * client: for the read every agent API request starts with, where Prisma's own work cost more
+   * CPU than the database's (docs/performance.md). `text` takes $1..$n. Each driver parses
+   * values its own way, so select only text and booleans (cast the rest: `bigint::text`); the
+   * statement is counted like Prisma's (statement-count.ts).
+   */
+  query<Row>(text: string, values: unknown[]): Promise<Row[]>;
   close(): Promise<void>;
 };
 
@@ -193,9 +202,10 @@ export async function openDatabaseForTool(options: {
 }
 
 async function openPostgres(connection: string | pg.Pool, options: { migrate: boolean; logger: Logger }): Promise<Database> {
-  const adapter = () => new PostgresAdapterFactory(typeof connection === 'string' ? { connectionString: connection } : connection);
-  if (options.migrate) await migrateWith(adapter(), options.logger);
-  const prisma = createClient(adapter());
+  if (options.migrate) await migrateWith(new PostgresAdapterFactory(typeof connection === 'string' ? { connectionString: connection } : connection), options.logger);
+  // Prisma and query() share one pool; a pool handed in is ended by whoever made it.
+  const pool = typeof connection === 'string' ? new pg.Pool({ connectionString: connection }) : connection;
+  const prisma = createClient(new PostgresAdapterFactory(pool));
   const listener = typeof connection === 'string' ? new PgListener(connection, options.logger) : undefined;
   return {
     prisma,
@@ -205,9 +215,14 @@ async function openPostgres(connection: string | pg.Pool, options: { migrate: bo
       if (!listener) return Promise.reject(new Error('LISTEN is not supported on a tool connection through the PGlite socket'));
       return listener.listen(channel, onPayload, listenOptions);
     },
+    async query<Row>(text: string, values: unknown[]) {
+      noteStatement(text);
+      return (await pool.query(text, values)).rows as Row[];
+    },
     async close() {
       await listener?.close();
       await prisma.$disconnect();
+      if (pool !== connection) await pool.end();
     },
   };
 }
@@ -232,6 +247,10 @@ async function wrapPglite(
         listening = false;
         await unlisten();
       };
+    },
+    async query<Row>(text: string, values: unknown[]) {
+      noteStatement(text);
+      return (await pglite.query<Row>(text, values)).rows;
     },
     async close() {
       await prisma.$disconnect();

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
+import helmet from 'helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AGENT_API_PREFIX, AppError } from '@purser/core';
 import { agentApiPlugin } from './http/agent-api/plugin';
@@ -102,7 +102,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics.observeRequest({ method: request.method, route: request.routeOptions.url, statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
     done();
   });
-  await app.register(fastifyHelmet, securityHeaders(deps.publicUrl));
+  // Helmet's middleware, built once: @fastify/helmet built it anew for every request (its CSP
+  // parsed each time), a tenth of GET /balance's CPU.
+  const setSecurityHeaders = helmet(securityHeaders(deps.publicUrl));
+  app.addHook('onRequest', (request, reply, done) => setSecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
 
   app.setErrorHandler((error, request, reply) => {
     const answer = errorAnswer(error, 'rest');

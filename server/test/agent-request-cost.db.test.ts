@@ -44,7 +44,7 @@ async function statementsOf(t: TestApp, agent: TestAgent, calls = 1): Promise<st
   return statements.map((sql) => sql.replace(/\s+/g, ' ').trim());
 }
 
-const CREDENTIALS = 'SELECT * FROM purser_agent_request_credentials($1)';
+const CREDENTIALS = expect.stringMatching(/^SELECT .+ FROM purser_agent_request_credentials\(\$1\)$/);
 const RATE_LIMIT_COUNT = /^INSERT INTO "rate_limit_counters"/;
 
 describe('an authenticated GET /balance', () => {
@@ -54,7 +54,7 @@ describe('an authenticated GET /balance', () => {
 
     // The default limit (120 a minute) is counted hit by hit: on PostgreSQL in the database,
     // on PGlite in this process's memory.
-    expect(statements[0]).toBe(CREDENTIALS);
+    expect(statements[0]).toEqual(CREDENTIALS);
     if (postgres) {
       expect(statements).toHaveLength(2);
       expect(statements[1]).toMatch(RATE_LIMIT_COUNT);

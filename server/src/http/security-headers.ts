@@ -1,15 +1,16 @@
 /**
  * Security headers on every response (pages, tRPC, REST, MCP, errors): one helmet
- * configuration, registered globally in app.ts. The Content-Security-Policy allows only what
- * the web app (web/dist) and the API reference (/docs/api, Scalar served from this server)
- * load: everything from this origin, nothing from a CDN.
+ * configuration, whose middleware app.ts builds once and runs on every request. The
+ * Content-Security-Policy allows only what the web app (web/dist) and the API reference
+ * (/docs/api, Scalar served from this server) load: everything from this origin, nothing from
+ * a CDN.
  */
-import type { FastifyHelmetOptions } from '@fastify/helmet';
+import type { HelmetOptions } from 'helmet';
 
 /** HSTS max-age: one year, the value browsers' preload lists expect. */
 const HSTS_MAX_AGE_SECONDS = 365 * 24 * 60 * 60;
 
-export function securityHeaders(publicUrl: string): FastifyHelmetOptions {
+export function securityHeaders(publicUrl: string): HelmetOptions {
   const https = publicUrl.startsWith('https:');
   return {
     contentSecurityPolicy: {

@@ -48,22 +48,33 @@ export interface AuthenticatedRequest {
   wallet: AgentWalletSnapshot;
 }
 
-/** A row of purser_agent_request_credentials (migration 20261206114100_agent_request_in_one_statement). */
+/**
+ * A row of purser_agent_request_credentials (migration 20261206114100_agent_request_in_one_statement),
+ * read through the driver (Database.query): text and booleans only, which both drivers answer alike.
+ */
 interface CredentialsRow {
   key_id: string;
   key_hash: string;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
+  revoked: boolean;
+  /** Milliseconds since the epoch, or null when the key was never used. */
+  last_used_ms: string | null;
   agent_id: string;
   did: string;
   owner_id: string;
   status: AgentStatus;
   kya_tier: KyaTier;
   /** Null when the agent has no wallet row (the LEFT JOIN found none). */
-  balance_usdc: bigint | null;
-  balance_usdt: bigint | null;
+  balance_usdc: string | null;
+  balance_usdt: string | null;
   evm_wallet_address: string | null;
 }
+
+const CREDENTIALS = `
+  SELECT key_id, key_hash, revoked_at IS NOT NULL AS revoked,
+         (EXTRACT(EPOCH FROM last_used_at) * 1000)::bigint::text AS last_used_ms,
+         agent_id, did, owner_id, status, kya_tier,
+         balance_usdc::text, balance_usdt::text, evm_wallet_address
+    FROM purser_agent_request_credentials($1)`;
 
 function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value.trim() : undefined;
@@ -88,19 +99,21 @@ export async function authenticateAgentRequest(deps: Pick<AppDeps, 'db'>, creden
   const prefix = agentApiKeyPrefix(bearer);
   if (!isAgentDid(did) || !prefix) throw new AppError('UNAUTHORIZED', INVALID);
 
-  const [key] = await deps.db.prisma.$queryRaw<CredentialsRow[]>`SELECT * FROM purser_agent_request_credentials(${prefix})`;
+  // Past Prisma's client: on this read, every agent API request's first, its work cost more CPU
+  // than the database's.
+  const [key] = await deps.db.query<CredentialsRow>(CREDENTIALS, [prefix]);
   if (!key || !sameSecretHash(key.key_hash, hashAgentApiKey(bearer)) || key.did !== did) {
     throw new AppError('UNAUTHORIZED', INVALID);
   }
   if (key.status === 'suspended') throw new AppError('AGENT_SUSPENDED', 'This agent is suspended');
   if (key.status === 'deleted') throw new AppError('AGENT_SUSPENDED', 'This agent has been deleted');
-  if (key.revoked_at) throw new AppError('UNAUTHORIZED', INVALID);
+  if (key.revoked) throw new AppError('UNAUTHORIZED', INVALID);
 
-  if (!key.last_used_at || now.getTime() - key.last_used_at.getTime() >= LAST_USED_RESOLUTION_MS) {
+  if (key.last_used_ms === null || now.getTime() - Number(key.last_used_ms) >= LAST_USED_RESOLUTION_MS) {
     await deps.db.prisma.$executeRaw`UPDATE agent_api_keys SET last_used_at = ${now} WHERE id = ${key.key_id}::uuid`;
   }
   return {
     agent: { agentId: key.agent_id, did: key.did, ownerId: key.owner_id, apiKeyId: key.key_id, kyaTier: key.kya_tier },
-    wallet: { balanceUsdc: key.balance_usdc ?? 0n, balanceUsdt: key.balance_usdt ?? 0n, evmAddress: key.evm_wallet_address },
+    wallet: { balanceUsdc: BigInt(key.balance_usdc ?? 0), balanceUsdt: BigInt(key.balance_usdt ?? 0), evmAddress: key.evm_wallet_address },
   };
 }
