@@ -16,6 +16,11 @@
  *   interval of Math.ceil(1 / rate) = 1 ms whatever the rate (seconds taken for milliseconds),
  *   which would add a synthetic sample at every millisecond below each answer's time.
  *
+ * The CPU row's floor is a bare Fastify server in the same process sending one statement per
+ * request through the same driver, under the same paced load: what serving a request that reads
+ * the database costs on this machine before any of Purser's work (the kernel's socket writes and
+ * wake-ups, HTTP parsing, the driver, the process's idle threads).
+ *
  * The rate actually achieved is in each row's detail; when it falls short of the one asked, the
  * server is saturated and the percentiles say so only in part. Rows measured on PGlite (the
  * embedded default `npm start` runs) say so in their name; the others ran on PostgreSQL.
@@ -25,10 +30,12 @@
  *   PURSER_TEST_DB=postgres npx tsx bench/src/balance.ts [rate=200] [seconds=10]
  */
 import { spawn } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
 import { cpuDuring, type CpuScope } from './cpu';
 import { isEntryPoint, printMeasurements, requirePostgres } from './entry';
 import { createFundedAgent, createOwner, startHarness, type Harness } from './harness';
@@ -96,6 +103,22 @@ export async function measureBalance(h: Harness, { rate, seconds, connections }:
     `max ${formatNumber(Math.max(...paced.latencies))} ms; requests issued late by p50 ${formatNumber(percentile(paced.lateness, 0.5))} ms, p99 ${formatNumber(percentile(paced.lateness, 0.99))} ms; ` +
     `load average ${formatNumber(load)} when it began; ${pacedCost.text(warmup + paced.latencies.length)}`;
 
+  // The floor: a bare Fastify server in this same process, sending one statement per request
+  // through the same driver, under the same paced load. Whatever this process spends beside
+  // serving (the idle workers, the chain's poll) is in both figures.
+  log(`balance${on}: the floor, a bare server sending one statement per request, ${rate} requests/s for ${seconds} s`);
+  const floorServer = await bareServerWithOneStatement(h);
+  let floorCost: ServerCost;
+  try {
+    const [floorPaced, cost] = await serverCost(() => h.guard(pacedLoad({ url: floorServer.url, headers: {}, rate, seconds, warmup })), scope);
+    if (floorPaced.errors.length || floorPaced.non2xx) throw new Error(`the bare server, paced: ${floorPaced.errors.length} errors, ${floorPaced.non2xx} answers other than 2xx`);
+    floorCost = cost;
+  } finally {
+    await floorServer.close();
+  }
+  const floorCpu = floorCost.cpuMs(warmup + paced.latencies.length);
+  const floorDetail = `; the floor, a bare Fastify server in this process sending one statement per request through the same driver under the same paced load: ${floorCost.text(warmup + paced.latencies.length)}`;
+
   log(`balance${on}: ${rate} requests/s for ${seconds} s, bursty (autocannon)`);
   const [report, burstyCost] = await serverCost(
     () => h.guard(autocannon([url, '--overallRate', String(rate), '--connections', String(connections), '--duration', String(seconds), ...Object.entries(headers).flatMap(([name, value]) => ['--headers', `${name}=${value}`])])),
@@ -108,10 +131,26 @@ export async function measureBalance(h: Harness, { rate, seconds, connections }:
   return {
     pacedP50: row(`GET /balance p50, ${rate} req/s paced${on}`, percentile(paced.latencies, 0.5), TARGETS.report, pacedDetail),
     pacedP99: row(`GET /balance p99, ${rate} req/s paced${on}`, percentile(paced.latencies, 0.99), TARGETS.balanceP99, pacedDetail),
-    pacedCpu: row(`GET /balance server process CPU per request, ${rate} req/s paced${on}`, pacedCost.cpuMs(warmup + paced.latencies.length), TARGETS.balanceCpu[h.database], pacedDetail),
+    pacedCpu: {
+      ...row(`GET /balance server process CPU per request, ${rate} req/s paced${on}`, pacedCost.cpuMs(warmup + paced.latencies.length), TARGETS.balanceCpu[h.database], pacedDetail + floorDetail),
+      floor: floorCpu,
+      floorName: 'a bare server, one statement per request',
+    },
     burstyP50: row(`GET /balance p50, ${rate} req/s bursty${on}`, report.latency.p50, TARGETS.report, burstyDetail),
     burstyP99: row(`GET /balance p99, ${rate} req/s bursty${on}`, report.latency.p99, TARGETS.report, burstyDetail),
   };
+}
+
+/** A bare Fastify server on 127.0.0.1 whose one route sends one statement through the harness's database driver. */
+async function bareServerWithOneStatement(h: Harness): Promise<{ url: string; close(): Promise<void> }> {
+  const server = Fastify();
+  server.get('/floor', async () => {
+    const [row] = await h.db.query<{ answer: string }>('SELECT $1::text AS answer', ['floor']);
+    return { answer: row?.answer };
+  });
+  await server.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = server.server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/floor`, close: () => server.close() };
 }
 
 /** What the server spent on a load, per request. */
