@@ -55,7 +55,8 @@ try {
   const scanner = await import(pathToFileURL(join(tools, 'node_modules/@n8n/scan-community-package/scanner/scanner.mjs')).href);
   const build = spawnSync(process.execPath, [join(packageDir, 'scripts/build.mjs'), stage], { stdio: 'inherit' });
   if (build.status !== 0) throw new Error('the build of the copy failed');
-  const pack = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: stage, encoding: 'utf8' });
+  // Built just above: the copy has no scripts/ for the package's prepack to run.
+  const pack = spawnSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { cwd: stage, encoding: 'utf8' });
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   const tarball = join(work, JSON.parse(pack.stdout)[0].filename);
   const unpacked = join(work, 'unpacked');

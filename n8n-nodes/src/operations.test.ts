@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { WEBHOOK_SUBSCRIBABLE_EVENTS } from '@purser/core';
 import { OPERATIONS, OWNER_OPERATIONS, Purser } from '../nodes/Purser/Purser.node';
 import { deriveRequestKey, requestDigest } from '../nodes/Purser/shared/idempotency';
+import { PAYMENT_STATUSES } from '../nodes/Purser/shared/paymentStatus';
 import { signDelivery } from '../nodes/PurserTrigger/verifySignature';
 import { PurserTrigger } from '../nodes/PurserTrigger/PurserTrigger.node';
 import { fakeN8n, type FakeN8nOptions, type RecordedRequest, type ScriptedAnswer } from '../test/support/fake-n8n';
@@ -120,13 +121,52 @@ describe('Payment → Create', () => {
     });
     expect(requests[0]!.headers).toEqual({ 'Idempotency-Key': 'order-1001' });
   });
+
+  it('points a payment that waits for the owner to Payment → Get, not to the API’s endpoint', async () => {
+    const apiMessage = 'The payment waits for the owner to approve it. Read GET /payment/{intent_id}, or repeat this call with the same Idempotency-Key, to see the outcome.';
+    const { output } = await run({
+      parameters: { resource: 'payment', operation: 'create', amount: 7.5, toAddress: '0xabc', currency: 'USDC', options: {} },
+      answers: () => ({ statusCode: 202, body: { ...PAYMENT, status: 'pending_approval', message: apiMessage } }),
+    });
+    expect(output[0]!.json.message).toBe(
+      'The payment waits for the owner to approve or reject it. Nothing has moved yet. Payment → Get shows where it stands; running this node again with the same idempotency key answers this payment and never pays twice.',
+    );
+  });
+});
+
+describe('the node’s words in Purser’s refusals', () => {
+  const refusal = async (parameters: IDataObject, error: { code: string; message: string }) => {
+    const failure = await run({ parameters, answers: () => ({ statusCode: 422, body: { error } }) }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as { message: string; description?: string },
+    );
+    expect(failure, 'the node did not fail').toBeDefined();
+    return failure!;
+  };
+  const fetchParameters = { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid/report', maxAmount: 0.02, method: 'GET', options: {} };
+
+  it('name Max Price for a seller asking more than it, and say how to go on', async () => {
+    const failure = await refusal(fetchParameters, { code: 'POLICY_VIOLATION', message: 'The seller asks 0.25 USDC, more than max_amount 0.02; nothing was paid' });
+    expect(failure.message).toBe('POLICY_VIOLATION: The seller asks 0.25 USDC, more than Max Price (0.02); nothing was paid');
+    expect(failure.description).toBe('Nothing was paid. Raise Max Price to pay this seller, or read its price first with Paid Request → Get Price.');
+  });
+
+  it('name the node’s fields for an invalid value, and keep a spending rule’s refusal as it is', async () => {
+    const create = { resource: 'payment', operation: 'create', amount: 1, toAddress: '0xabc', currency: 'USDC', options: {} };
+    expect((await refusal(create, { code: 'VALIDATION_FAILED', message: 'to_address must be at most 200 characters' })).message).toBe('VALIDATION_FAILED: To Address must be at most 200 characters');
+    expect((await refusal(create, { code: 'VALIDATION_FAILED', message: 'description must be at most 500 characters' })).message).toBe('VALIDATION_FAILED: Description must be at most 500 characters');
+    const rule = await refusal(create, { code: 'POLICY_VIOLATION', message: 'The agent’s spending rules allow at most $25.00 per payment' });
+    expect(rule.message).toBe('POLICY_VIOLATION: The agent’s spending rules allow at most $25.00 per payment');
+    expect(rule.description).toBe('A spending rule or policy refused the payment. Nothing moved.');
+  });
 });
 
 describe('Payment → Get', () => {
   it('reads one payment by intent ID or by idempotency key, and pays nothing', async () => {
     const byId = await run({ parameters: { resource: 'payment', operation: 'get', lookUpBy: 'intentId', intentId: ` ${INTENT_ID} ` }, answers: () => ({ body: PAYMENT }) });
     expect(byId.requests).toEqual([{ method: 'GET', url: `https://purser.test/functions/v1/mcp-server/payment/${INTENT_ID}`, credentialType: 'purserApi' }]);
-    expect(byId.output[0]!.json).toEqual(PAYMENT);
+    // Purser's answer, with the status explained in the node's words.
+    expect(byId.output[0]!.json).toEqual({ ...PAYMENT, message: PAYMENT_STATUSES.settled!.message });
     const byKey = await run({ parameters: { resource: 'payment', operation: 'get', lookUpBy: 'idempotencyKey', idempotencyKey: 'order-1001' }, answers: () => ({ body: PAYMENT }) });
     expect(byKey.requests).toEqual([{ method: 'GET', url: 'https://purser.test/functions/v1/mcp-server/payment', qs: { idempotency_key: 'order-1001' }, credentialType: 'purserApi' }]);
   });
@@ -214,7 +254,7 @@ describe('Paid Request', () => {
       mpp_receipt: { method: 'evm', status: 'success', reference: '0xabc', timestamp: '2026-12-01T00:00:00Z', confirmed: true },
     };
     const { output, requests } = await run({
-      parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/headlines', maxAmount: 0.02, method: 'GET', options: {} },
+      parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/headlines', maxAmount: 0.02, method: 'GET', waitUntilFinal: false, options: {} },
       answers: () => ({ body: answer }),
     });
     const body = { url: 'https://seller.test/headlines', method: 'GET', max_amount: 0.02 };
@@ -238,13 +278,99 @@ describe('Paid Request', () => {
     expect(file.output[0]!.binary!.csv!.mimeType).toBe('text/csv');
   });
 
-  it('keeps a payment that waits for approval (202) as JSON', async () => {
-    const { output } = await run({
+  it('outputs a payment that waits for approval (202) as JSON: where it stands in payment, the price, and what to do in the node’s words', async () => {
+    const { output, requests } = await run({
       parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid/chart.png', maxAmount: 1, method: 'GET', options: { responseFormat: 'file' } },
-      answers: () => ({ statusCode: 202, body: { intent_id: INTENT_ID, status: 'pending_approval' } }),
+      answers: () => ({
+        statusCode: 202,
+        body: {
+          intent_id: INTENT_ID,
+          status: 'pending_approval',
+          xPaymentHeader: null,
+          x_payment_header: null,
+          header_name: 'PAYMENT-SIGNATURE',
+          x402_version: 2,
+          amount: 0.5,
+          amount_exact: '0.5',
+          pay_to: '0x00000000000000000000000000000000000000aa',
+          network: 'eip155:84532',
+          valid_before: null,
+          message: 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.',
+        },
+      }),
     });
+    // Nothing to wait for: the owner decides.
+    expect(requests).toHaveLength(1);
     expect(output[0]!.binary).toBeUndefined();
-    expect(output[0]!.json).toMatchObject({ status: 'pending_approval' });
+    expect(output[0]!.json).toEqual({
+      payment: { intent_id: INTENT_ID, status: 'pending_approval', transaction_hash: null },
+      amount: 0.5,
+      amount_exact: '0.5',
+      pay_to: '0x00000000000000000000000000000000000000aa',
+      message: PAYMENT_STATUSES.pending_approval!.message,
+      idempotency_key: requests[0]!.headers!['Idempotency-Key'],
+    });
+  });
+
+  describe('Wait Until Final', () => {
+    const fetchParameters = (extra: IDataObject = {}) => ({ resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid', maxAmount: 0.02, method: 'GET', options: {}, ...extra });
+    const sellerAnswer = (payment: IDataObject | null, extra: IDataObject = {}) => ({
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      body: '{"forecast":"sunny"}',
+      body_encoding: 'utf8',
+      payment_response: null,
+      payment,
+      ...extra,
+    });
+    const processing = { intent_id: INTENT_ID, status: 'processing', transaction_hash: '0xabc', protocol: 'x402' };
+    /** /pay/fetch answers `fetched`; each read of the payment answers the next of `reads` (the last one again once they run out). */
+    const answering = (fetched: object, reads: string[]) => {
+      let read = 0;
+      return (request: RecordedRequest): ScriptedAnswer =>
+        request.method === 'POST' ? { body: fetched } : { body: { ...PAYMENT, status: reads[Math.min(read++, reads.length - 1)] } };
+    };
+
+    it('is on by default: reads the payment as Payment → Get does until it is final, and outputs the final status', async () => {
+      const { output, requests } = await run({ parameters: fetchParameters(), answers: answering(sellerAnswer(processing), ['processing', 'settled']) });
+      expect(requests.map((request) => `${request.method} ${new URL(request.url).pathname}`)).toEqual([
+        'POST /functions/v1/mcp-server/pay/fetch',
+        `GET /functions/v1/mcp-server/payment/${INTENT_ID}`,
+        `GET /functions/v1/mcp-server/payment/${INTENT_ID}`,
+      ]);
+      expect(output[0]!.json).toMatchObject({ status: 200, data: { forecast: 'sunny' }, payment: { ...processing, status: 'settled' } });
+    });
+
+    it('ends on a final status that is not settled too', async () => {
+      const { output } = await run({ parameters: fetchParameters(), answers: answering(sellerAnswer(processing), ['failed']) });
+      expect(output[0]!.json.payment).toMatchObject({ status: 'failed' });
+    });
+
+    it('outputs the status as it stands once Wait Up To (Seconds) has passed', async () => {
+      const { output, requests } = await run({ parameters: fetchParameters({ options: { waitSeconds: 1 } }), answers: answering(sellerAnswer(processing), ['processing']) });
+      expect(requests.length).toBeGreaterThanOrEqual(2);
+      expect(output[0]!.json.payment).toMatchObject({ status: 'processing' });
+    });
+
+    it('answers at once when it is off, or when there is nothing to wait for', async () => {
+      const off = await run({ parameters: fetchParameters({ waitUntilFinal: false }), answers: answering(sellerAnswer(processing), ['settled']) });
+      expect(off.requests).toHaveLength(1);
+      expect(off.output[0]!.json.payment).toMatchObject({ status: 'processing' });
+      // A seller that asked for no payment, and a call paid through a channel, whose payment stays open with the channel.
+      const free = await run({ parameters: fetchParameters(), answers: answering(sellerAnswer(null), ['settled']) });
+      expect(free.requests).toHaveLength(1);
+      const voucher = { amount_exact: '0.01', cumulative_exact: '0.03', deposit_exact: '1' };
+      const channel = await run({ parameters: fetchParameters(), answers: answering(sellerAnswer(processing, { channel_voucher: voucher }), ['settled']) });
+      expect(channel.requests).toHaveLength(1);
+      expect(channel.output[0]!.json).toMatchObject({ payment: { status: 'processing' }, channel_voucher: voucher });
+    });
+
+    it('stops when the execution is cancelled', async () => {
+      const cancel = new AbortController();
+      const waiting = run({ parameters: fetchParameters(), cancelSignal: cancel.signal, answers: answering(sellerAnswer(processing), ['processing']) });
+      cancel.abort();
+      await expect(waiting).rejects.toThrow();
+    });
   });
 
   it('gets the price without paying: one call to the requirements endpoint, no idempotency key', async () => {

@@ -1,16 +1,18 @@
 /**
  * What n8n users install: the packed package holds the build and its papers, nothing else, and
- * declares itself the way n8n's community node loader and its verification expect.
+ * declares itself the way n8n's community node loader and its verification expect; packing it
+ * builds it, so a clean checkout packs a working package.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 const run = promisify(execFile);
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const REPO_ROOT = join(PACKAGE_DIR, '..');
 const manifest = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as {
   dependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
@@ -67,4 +69,30 @@ describe('the packed n8n-nodes-purser', () => {
   it('has the scripts every workspace has', () => {
     for (const script of ['build', 'dev', 'lint', 'typecheck', 'test']) expect(manifest.scripts[script], script).toBeTruthy();
   });
+
+  it('builds dist/ when packed from a clean checkout, with no build before it', async () => {
+    // The package's files as a clone has them (tracked, or new and not ignored: never dist/), in a
+    // folder inside the repository, so the build finds TypeScript and n8n-workflow in the root's
+    // node_modules as it does after `npm ci` in a clone.
+    const { stdout } = await run('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z', '--', 'n8n-nodes'], { cwd: REPO_ROOT });
+    const files = stdout.split('\0').filter((file) => file && existsSync(join(REPO_ROOT, file)));
+    expect(files.some((file) => file.startsWith('n8n-nodes/dist/'))).toBe(false);
+    const cache = join(REPO_ROOT, 'node_modules', '.cache');
+    mkdirSync(cache, { recursive: true });
+    const clone = mkdtempSync(join(cache, 'n8n-nodes-clean-'));
+    try {
+      for (const file of files) {
+        mkdirSync(dirname(join(clone, file)), { recursive: true });
+        cpSync(join(REPO_ROOT, file), join(clone, file));
+      }
+      const checkout = join(clone, 'n8n-nodes');
+      expect(existsSync(join(checkout, 'dist'))).toBe(false);
+      const packed = await run('npm', ['pack', '--json', '--pack-destination', clone], { cwd: checkout });
+      const [tarball] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+      const listed = (await run('tar', ['-tzf', join(clone, tarball!.filename)])).stdout.split('\n').filter(Boolean);
+      for (const entry of [...manifest.n8n.nodes, ...manifest.n8n.credentials, 'dist/icons/purser.svg']) expect(listed).toContain(`package/${entry}`);
+    } finally {
+      rmSync(clone, { recursive: true, force: true });
+    }
+  }, 180_000);
 });

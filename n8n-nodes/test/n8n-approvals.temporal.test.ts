@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { agentLedgerUsdc, docRecipe, fillIn, startTemporalTestEnv, verifyLedger, type PayingAgent, type TemporalTestEnv } from '@purser/server/testing';
+import { PAYMENT_STATUSES } from '../nodes/Purser/shared/paymentStatus';
 import { nodeOutput, nodeRuns, packPackage, startN8n, type N8n } from './support/n8n';
 import { agentCall, signUpOwner, type TestOwner } from './support/purser-owner';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
@@ -176,6 +177,10 @@ describe('waiting for approval in a loop, in a real n8n', () => {
       const [paid] = nodeRuns(result, 'Pay invoice').map((run) => run[0]!);
       expect(nodeRuns(result, 'Pay invoice')).toHaveLength(1);
       expect(paid).toMatchObject({ status: 'pending_approval', idempotency_key: expect.stringMatching(/^invoice-INV-/) });
+      // What to do next, in the node's words: Payment → Get, not the API's GET /payment/{intent_id}.
+      expect(paid!.message).toBe(PAYMENT_STATUSES.pending_approval!.message);
+      expect(paid!.message).toContain('Payment → Get');
+      expect(paid!.message).not.toMatch(/GET \/payment|Idempotency-Key/);
       const checks = nodeRuns(result, 'Check payment').map((run) => run[0]!);
       expect(checks.length).toBeGreaterThanOrEqual(2);
       expect(checks[0]).toMatchObject({ status: 'pending_approval', intent_id: paid!.intent_id });

@@ -33,6 +33,7 @@ import {
   type VerifyingSeller,
 } from '@purser/server/testing';
 import { freePort } from '../../scripts/lib.mjs';
+import { documentedFields, n8nPage, outputFields } from './support/docs-page';
 import { nodeItems, nodeOutput, packPackage, startN8n, type N8n } from './support/n8n';
 import { agentCall } from './support/purser-owner';
 import { startRecordingProxy, type RecordingProxy } from './support/recording-proxy';
@@ -150,8 +151,9 @@ function workflows() {
       },
     ]),
     // A seller that verifies who calls: Purser signs both requests as the agent.
+    // Wait Until Final off: the node answers as soon as the seller has.
     workflow(WORKFLOW_IDS.signed, 'Purser: buy from a seller that verifies agents', [
-      purserNode('Buy forecast', 1, { resource: 'paidRequest', operation: 'fetch', url: `${seller.url}/paid`, maxAmount: 0.02, method: 'GET', options: {} }),
+      purserNode('Buy forecast', 1, { resource: 'paidRequest', operation: 'fetch', url: `${seller.url}/paid`, maxAmount: 0.02, method: 'GET', waitUntilFinal: false, options: {} }),
     ]),
     // A seller that asks for payment over MPP alone (no x402 offer in its 402).
     workflow(WORKFLOW_IDS.mpp, 'Purser: buy from a seller that speaks MPP', [
@@ -202,6 +204,12 @@ afterAll(async () => {
 
 const execute = (workflowId: string) => env.runWorker(() => n8n.execute(workflowId));
 
+/** The fields of each item a node output that the docs page does not list for its operation. */
+async function undocumented(items: Array<Record<string, unknown>>, heading: 'Paid Request → Fetch' | 'Payment → Create and Payment → Get'): Promise<string[]> {
+  const documented = documentedFields(await n8nPage(), heading);
+  return items.flatMap(outputFields).filter((field) => !documented.includes(field));
+}
+
 describe('n8n-nodes-purser in a real n8n', () => {
   let firstIntentId: string;
 
@@ -215,6 +223,7 @@ describe('n8n-nodes-purser in a real n8n', () => {
 
       const [payment] = nodeOutput(result, 'Pay order');
       expect(payment).toMatchObject({ status: 'settled', amount_exact: '1.25', currency: 'USDC', to_address: payee.walletAddress, idempotency_key: orderKey });
+      expect(await undocumented([payment!], 'Payment → Create and Payment → Get')).toEqual([]);
       firstIntentId = String(payment!.intent_id);
 
       // What the workflow saw, and what the ledger says.
@@ -287,7 +296,7 @@ describe('n8n-nodes-purser in a real n8n', () => {
   );
 
   it(
-    'pays the sandbox paid API with x402 within the price cap, and refuses a price above it',
+    'pays the sandbox paid API with x402 within the price cap and answers once the payment is final, and refuses a price above it naming Max Price',
     async () => {
       const seller = chain.sandboxSeller as Address;
       const payerAddress = payer.evmAddress;
@@ -297,11 +306,17 @@ describe('n8n-nodes-purser in a real n8n', () => {
       const { code, result, output } = await execute(WORKFLOW_IDS.x402);
       expect(code, output).toBe(0);
       const [bought] = nodeOutput(result, 'Buy weather');
-      // Paid on chain when the node answers; Purser records it as settled right after.
-      expect(bought).toMatchObject({ status: 200, data: { city: 'Lisbon' }, payment: { status: 'processing' } });
+      // Wait Until Final (the default): the node answered once Purser had recorded the payment.
+      expect(bought).toMatchObject({ status: 200, data: { city: 'Lisbon' }, payment: { status: 'settled', protocol: 'x402' } });
       expect(String((bought!.payment as Record<string, unknown>).transaction_hash)).toMatch(/^0x[0-9a-f]{64}$/);
+      expect(await undocumented([bought!], 'Paid Request → Fetch')).toEqual([]);
+      // The refusal names the node's field, Max Price, where the API says max_amount.
       const [refused] = nodeOutput(result, 'Too expensive');
-      expect(refused).toMatchObject({ error: expect.stringMatching(/^POLICY_VIOLATION: /), http_status: 422 });
+      expect(refused).toEqual({
+        error: 'POLICY_VIOLATION: The seller asks 0.25 USDC, more than Max Price (0.02); nothing was paid',
+        http_status: 422,
+        hint: 'Nothing was paid. Raise Max Price to pay this seller, or read its price first with Paid Request → Get Price.',
+      });
 
       // The weather costs $0.01: exactly that reached the seller on chain and left the payer's ledger.
       expect((await chain.usdcBalanceOf(seller)) - sellerBefore).toBe(10_000n);
@@ -311,6 +326,9 @@ describe('n8n-nodes-purser in a real n8n', () => {
       const fetches = proxy.exchanges.slice(before).filter((exchange) => exchange.path.endsWith('/pay/fetch'));
       expect(fetches.map((exchange) => exchange.status)).toEqual([200, 422]);
       for (const exchange of fetches) expect(exchange.idempotencyKey).toMatch(/^n8n-[0-9a-f]{64}$/);
+      // The wait read the payment as Payment → Get does.
+      const intentId = String((bought!.payment as Record<string, unknown>).intent_id);
+      expect(proxy.exchanges.slice(before).filter((exchange) => exchange.method === 'GET' && exchange.path.endsWith(`/payment/${intentId}`)).length).toBeGreaterThan(0);
     },
     EXECUTION_TIMEOUT_MS,
   );
@@ -326,6 +344,7 @@ describe('n8n-nodes-purser in a real n8n', () => {
 
       const { code, result, output } = await execute(WORKFLOW_IDS.signed);
       expect(code, output).toBe(0);
+      // Wait Until Final off: paid on chain when the node answers; Purser records it as settled right after.
       expect(nodeOutput(result, 'Buy forecast')[0]).toMatchObject({ status: 200, data: { forecast: 'sunny' }, payment: { status: 'processing' } });
 
       const verified = (tag: string) => ({ keyid: keys[0]!.kid, tag, directory: directoryUrl, form: 'dictionary', nonce: expect.any(String) });
@@ -353,7 +372,8 @@ describe('n8n-nodes-purser in a real n8n', () => {
       const { code, result, output } = await execute(WORKFLOW_IDS.mpp);
       expect(code, output).toBe(0);
       const [bought] = nodeOutput(result, 'Buy forecast over MPP');
-      expect(bought).toMatchObject({ status: 200, data: { forecast: 'sunny' }, payment: { protocol: 'mpp' }, mpp_receipt: { method: 'evm', status: 'success', confirmed: true } });
+      expect(bought).toMatchObject({ status: 200, data: { forecast: 'sunny' }, payment: { protocol: 'mpp', status: 'settled' }, mpp_receipt: { method: 'evm', status: 'success', confirmed: true } });
+      expect(await undocumented([bought!], 'Paid Request → Fetch')).toEqual([]);
 
       // The seller was sent one MPP credential and settled it once; the node called /pay/fetch once.
       expect(mppSeller.seen.filter((seen) => seen.credential !== null)).toHaveLength(1);
@@ -391,8 +411,9 @@ describe('n8n-nodes-purser in a real n8n', () => {
 
       const [bought] = nodeItems(result, 'Buy chart');
       expect(bought!.binary?.data).toMatchObject({ mimeType: 'image/png', fileName: 'chart.png' });
-      expect(bought!.json).toMatchObject({ status: 200, payment: { status: 'processing' }, file: { field: 'data', mime_type: 'image/png', size: png.length } });
+      expect(bought!.json).toMatchObject({ status: 200, payment: { status: 'settled' }, file: { field: 'data', mime_type: 'image/png', size: png.length } });
       expect(bought!.json.body).toBeUndefined();
+      expect(await undocumented([bought!.json], 'Paid Request → Fetch')).toEqual([]);
       const [read] = nodeOutput(result, 'Read bytes');
       expect(Buffer.from(String(read!.png_base64), 'base64').equals(png)).toBe(true);
 

@@ -38,6 +38,8 @@ export interface FakeN8nOptions {
   executionId?: string;
   staticData?: IDataObject;
   webhookUrl?: string;
+  /** Aborted when the execution is cancelled. */
+  cancelSignal?: AbortSignal;
   /** The webhook request of IWebhookFunctions. */
   request?: { headers: Record<string, string>; rawBody: Buffer };
 }
@@ -102,6 +104,7 @@ export function fakeN8n(options: FakeN8nOptions): FakeN8n {
       return credentials;
     },
     continueOnFail: () => false,
+    getExecutionCancelSignal: () => options.cancelSignal,
     getRequestObject: () => ({ headers: options.request?.headers ?? {}, rawBody: options.request?.rawBody }),
     getResponseObject: () => {
       const res = {

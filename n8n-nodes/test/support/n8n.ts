@@ -63,14 +63,15 @@ export interface N8nServer {
   deactivate(workflowId: string): Promise<void>;
   /** The workflow's executions, newest first. */
   executions(workflowId: string): Promise<Array<{ id: string; status: string; mode: string }>>;
+  /** GETs one of n8n's paths as the signed-in owner, e.g. `/types/nodes.json`: the JSON it answers. */
+  get<T>(path: string): Promise<T>;
   /** SIGTERM and wait for n8n to exit. */
   stop(): Promise<void>;
 }
 
-/** Builds the package and packs it, as `npm publish` would; returns the tarball's path. */
+/** Packs the package as `npm publish` would, its prepack building dist/ first; returns the tarball's path. */
 export async function packPackage(destination: string): Promise<string> {
-  await execFileAsync(process.execPath, [join(PACKAGE_DIR, 'scripts', 'build.mjs')], { cwd: PACKAGE_DIR });
-  const { stdout } = await execFileAsync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', destination], { cwd: PACKAGE_DIR });
+  const { stdout } = await execFileAsync('npm', ['pack', '--json', '--pack-destination', destination], { cwd: PACKAGE_DIR });
   const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
   return join(destination, packed!.filename);
 }
@@ -103,10 +104,19 @@ export function lastJsonDocument(output: string): unknown {
   return JSON.parse(lines.slice(start, end + 1).join('\n'));
 }
 
+/** n8n in a fresh user folder with the tarball installed as a community package. */
 export async function startN8n(tarball: string): Promise<N8n> {
-  const bin = await ensureN8n({ log });
   const userFolder = mkdtempSync(join(tmpdir(), 'purser-n8n-'));
   await installCommunityPackage(userFolder, tarball);
+  return startN8nIn(userFolder);
+}
+
+/**
+ * n8n with `userFolder` as its user folder (HOME and N8N_USER_FOLDER): it loads what is installed
+ * under `<userFolder>/.n8n/nodes`. close() deletes the folder.
+ */
+export async function startN8nIn(userFolder: string): Promise<N8n> {
+  const bin = await ensureN8n({ log });
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
@@ -200,8 +210,12 @@ async function serveN8n(
   for (;;) {
     if (child.exitCode !== null) throw new Error(`n8n start exited with ${child.exitCode}:\n${output.slice(-4000)}`);
     if (Date.now() > deadline) throw new Error(`n8n start did not answer /rest/settings:\n${output.slice(-4000)}`);
-    // /healthz answers before the REST API is mounted; the editor's settings come with it.
-    const ready = await fetch(`${options.url}/rest/settings`).then((response) => response.ok, () => false);
+    // /healthz answers before the REST API is mounted; the editor's settings come with it. While
+    // its database migrates (a first start), n8n answers every path 200 "n8n is starting up".
+    const ready = await fetch(`${options.url}/rest/settings`).then(
+      (response) => response.ok && (response.headers.get('content-type') ?? '').includes('json'),
+      () => false,
+    );
     if (ready) break;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -209,18 +223,23 @@ async function serveN8n(
   // The editor's session: the owner's cookie, bound to a browser id sent with every call.
   const browserId = randomBytes(8).toString('hex');
   let cookie = '';
-  const rest = async <T>(method: string, path: string, body?: object): Promise<T> => {
-    const response = await fetch(`${options.url}/rest${path}`, {
+  const call = async <T>(method: string, path: string, body?: object): Promise<T> => {
+    const response = await fetch(`${options.url}${path}`, {
       method,
       headers: { 'browser-id': browserId, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
       ...(body ? { body: JSON.stringify(body) } : {}),
     });
     const text = await response.text();
-    if (!response.ok) throw new Error(`n8n ${method} /rest${path} answered ${response.status}: ${text}`);
+    if (!response.ok) throw new Error(`n8n ${method} ${path} answered ${response.status}: ${text}`);
     const setCookie = response.headers.get('set-cookie');
     if (setCookie) cookie = setCookie.split(';')[0]!;
-    return (JSON.parse(text) as { data: T }).data;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new Error(`n8n ${method} ${path} answered ${response.status} with no JSON: ${text.slice(0, 2000)}`);
+    }
   };
+  const rest = async <T>(method: string, path: string, body?: object): Promise<T> => (await call<{ data: T }>(method, `/rest${path}`, body)).data;
   await rest('POST', '/owner/setup', { email: 'owner@example.test', firstName: 'Test', lastName: 'Owner', password: `Pw-${randomBytes(12).toString('hex')}` });
 
   return {
@@ -238,6 +257,7 @@ async function serveN8n(
       const page = await rest<{ results: Array<{ id: string; status: string; mode: string }> }>('GET', `/executions?filter=${filter}`);
       return page.results;
     },
+    get: (path) => call('GET', path),
     async stop() {
       if (child.exitCode === null) child.kill('SIGTERM');
       await exited;

@@ -3,7 +3,8 @@
  * (`/functions/v1/mcp-server`, an agent's DID and key) for what an agent does, and the owner API
  * (`/api/v1`, an owner API key) for what only the owner may do: approve, suspend, register
  * webhooks. Purser's `{ error: { code, message } }` answers become NodeApiErrors with the item
- * they belong to, and each operation chooses how long its call may take.
+ * they belong to, their messages in the node's words (nodeWording.ts), and each operation
+ * chooses how long its call may take.
  */
 import type {
 	IDataObject,
@@ -15,6 +16,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { inNodeTerms } from './nodeWording';
 
 export type PurserApiName = 'agent' | 'owner';
 
@@ -63,6 +65,14 @@ const HINTS: Record<string, string> = {
 	UNAVAILABLE: 'Nothing was paid. Retrying with the same idempotency key is safe.',
 	URL_NOT_ALLOWED: 'Purser does not send to this address (private and loopback hosts are refused outside the sandbox).',
 };
+
+/** A seller asking more than the node's Max Price: a refusal of the node's own making, not a policy's. */
+const PRICE_CAP_HINT =
+	'Nothing was paid. Raise Max Price to pay this seller, or read its price first with Paid Request → Get Price.';
+
+function hintFor(code: string, message: string): string | undefined {
+	return code === 'POLICY_VIOLATION' && message.includes('Max Price') ? PRICE_CAP_HINT : HINTS[code];
+}
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -114,12 +124,13 @@ export async function purserApiRequest(
 	if (response.statusCode >= 400) {
 		const error = isObject(body.error) ? body.error : {};
 		const code = typeof error.code === 'string' ? error.code : `HTTP_${response.statusCode}`;
-		const message = typeof error.message === 'string' ? error.message : 'Purser refused the request';
+		// In the node's words; the answer itself, in the API's, stays on the error for its details.
+		const message = inNodeTerms(typeof error.message === 'string' ? error.message : 'Purser refused the request');
 		throw new NodeApiError(this.getNode(), body as JsonObject, {
 			itemIndex: request.itemIndex,
 			httpCode: String(response.statusCode),
 			message: `${code}: ${message}`,
-			description: HINTS[code],
+			description: hintFor(code, message),
 		});
 	}
 	return { statusCode: response.statusCode, body };

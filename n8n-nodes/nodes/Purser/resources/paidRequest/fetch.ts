@@ -9,6 +9,8 @@ import {
 	keyDerivationOption,
 	type OperationExecute,
 } from '../../shared/operation';
+import { inNodeTerms } from '../../shared/nodeWording';
+import { DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS, PAYMENT_STATUSES, waitForFinalStatus } from '../../shared/paymentStatus';
 import { purserApiRequest } from '../../shared/transport';
 
 const showOnlyForFetch = { resource: ['paidRequest'], operation: ['fetch'] };
@@ -86,6 +88,15 @@ export const fetchDescription: INodeProperties[] = [
 		displayOptions: { show: { ...showForRequest, method: ['DELETE', 'PATCH', 'POST', 'PUT'] } },
 	},
 	{
+		displayName: 'Wait Until Final',
+		name: 'waitUntilFinal',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to answer only once the payment is final (payment.status settled or failed), waiting up to Options → Wait Up To (Seconds). Off, the node answers as soon as the seller has answered, while payment.status may still be processing.',
+		displayOptions: { show: showOnlyForFetch },
+	},
+	{
 		displayName: 'Options',
 		name: 'options',
 		type: 'collection',
@@ -97,6 +108,15 @@ export const fetchDescription: INodeProperties[] = [
 			descriptionOption,
 			keyDerivationOption,
 			idempotencyKeyOption,
+			{
+				displayName: 'Wait Up To (Seconds)',
+				name: 'waitSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1, maxValue: MAX_WAIT_SECONDS },
+				default: DEFAULT_WAIT_SECONDS,
+				description:
+					'With Wait Until Final: how long to wait for the payment to become final. If it is not final by then, the node answers with payment.status as it stands.',
+			},
 			{
 				displayName: 'Put File in Field',
 				name: 'binaryPropertyName',
@@ -133,6 +153,7 @@ interface FetchOptions {
 	idempotencyKey?: string;
 	keyDerivation?: KeyDerivation;
 	responseFormat?: 'autodetect' | 'file';
+	waitSeconds?: number;
 }
 
 interface UpstreamFields {
@@ -218,10 +239,42 @@ export function sellerFileName(headers: IDataObject, url: string): string | unde
 }
 
 /**
+ * Purser's 202: the payment waits (for the owner, as a rule) and the seller has not been called
+ * with it. The output says where the payment stands in `payment`, as when the seller answered,
+ * with the price asked; the API's header fields, empty here, are left out.
+ */
+function waitingOutput(answer: IDataObject, idempotencyKey: string): IDataObject {
+	const status = String(answer.status ?? '');
+	return {
+		payment: { intent_id: answer.intent_id ?? null, status, transaction_hash: null },
+		amount: answer.amount ?? null,
+		amount_exact: answer.amount_exact ?? null,
+		pay_to: answer.pay_to ?? null,
+		message: PAYMENT_STATUSES[status]?.message ?? inNodeTerms(String(answer.message ?? '')),
+		idempotency_key: idempotencyKey,
+	};
+}
+
+/**
+ * Wait Until Final: the seller has answered and the chain has confirmed the payment, whose
+ * status is `processing` until Purser has recorded it. Reads it until it is final, within the
+ * wait the user chose. A payment through a channel (channel_voucher) is the channel's, which
+ * stays open for many calls: nothing to wait for.
+ */
+async function finalPayment(this: IExecuteFunctions, answer: IDataObject, itemIndex: number, options: FetchOptions): Promise<IDataObject | null> {
+	const payment = (answer.payment ?? null) as IDataObject | null;
+	if (!payment || answer.channel_voucher || typeof payment.intent_id !== 'string' || typeof payment.status !== 'string') return payment;
+	if (!(this.getNodeParameter('waitUntilFinal', itemIndex, true) as boolean)) return payment;
+	const waitSeconds = Math.min(Math.max(Number(options.waitSeconds ?? DEFAULT_WAIT_SECONDS) || DEFAULT_WAIT_SECONDS, 1), MAX_WAIT_SECONDS);
+	const status = await waitForFinalStatus.call(this, payment.intent_id, { status: payment.status, waitSeconds, itemIndex });
+	return { ...payment, status };
+}
+
+/**
  * POST /pay/fetch: calls the URL, and when it answers 402 pays at most Max Price, in x402 or MPP
  * as the seller asks, and calls it again. 200 carries the seller's answer and the payment, whose
  * `protocol` says which (`mpp_receipt` holds an MPP seller's receipt); 202 means the owner must
- * approve.
+ * approve. With Wait Until Final the node answers once the payment is final.
  * Text and JSON stay in the JSON output; any other answer (an image, a PDF) becomes n8n binary
  * data with the seller's bytes, MIME type and file name.
  */
@@ -246,9 +299,9 @@ export const fetch: OperationExecute = async function (itemIndex, run) {
 		timeoutMs: 90_000,
 		itemIndex,
 	});
-	// 202: no seller answer yet, only the payment that waits for the owner.
-	const isSellerAnswer = statusCode === 200 && typeof answer.body === 'string';
-	const asFile = isSellerAnswer && (answer.body_encoding === 'base64' || options.responseFormat === 'file');
+	if (statusCode !== 200 || typeof answer.body !== 'string') return waitingOutput(answer, idempotencyKey);
+	if (answer.payment) answer.payment = await finalPayment.call(this, answer, itemIndex, options);
+	const asFile = answer.body_encoding === 'base64' || options.responseFormat === 'file';
 	if (!asFile) {
 		const data = sellerJson(answer);
 		return { ...answer, ...(data === undefined ? {} : { data: data as IDataObject }), idempotency_key: idempotencyKey };

@@ -8,6 +8,7 @@ import {
 	keyDerivationOption,
 	type OperationExecute,
 } from '../../shared/operation';
+import { withStatusMessage } from '../../shared/paymentStatus';
 import { purserApiRequest } from '../../shared/transport';
 
 const showOnlyForCreate = { resource: ['payment'], operation: ['create'] };
@@ -115,6 +116,7 @@ export function paymentBody(fields: {
 /**
  * POST /payment: settled (200), waiting for the owner or a slow rail (202), or an error. Sent
  * again with the same key, it answers where the first payment stands and never pays again.
+ * `message` says what the status means, in the node's words.
  */
 export const create: OperationExecute = async function (itemIndex, run) {
 	const options = this.getNodeParameter('options', itemIndex, {}) as PaymentOptions;
@@ -142,5 +144,5 @@ export const create: OperationExecute = async function (itemIndex, run) {
 		timeoutMs: 60_000,
 		itemIndex,
 	});
-	return { ...payment, idempotency_key: idempotencyKey };
+	return { ...withStatusMessage(payment), idempotency_key: idempotencyKey };
 };

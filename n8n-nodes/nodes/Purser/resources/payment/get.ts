@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import type { OperationExecute } from '../../shared/operation';
+import { withStatusMessage } from '../../shared/paymentStatus';
 import { purserApiRequest } from '../../shared/transport';
 
 const showOnlyForGet = { resource: ['payment'], operation: ['get'] };
@@ -67,5 +68,5 @@ export const get: OperationExecute = async function (itemIndex) {
 		timeoutMs: 30_000,
 		itemIndex,
 	});
-	return body;
+	return withStatusMessage(body);
 };
