@@ -24,7 +24,7 @@ import { AGENT_API, createFundedAgent, expectLedgerConsistent, intentReaches, ow
  * and its settlement confirmed, and the outbox row removed once the workflow started (that one
  * after the answer, so sometimes outside the count).
  */
-const WHOLE_CALL = 11;
+const WHOLE_CALL = 10;
 /** The front's round trips: the issue's ceiling. */
 const FRONT = 6;
 
@@ -60,7 +60,10 @@ async function paidCall(agent: TestAgent, city: string) {
   expect(result.statusCode, result.body).toBe(200);
   const view = result.json<X402UpstreamResponseView>();
   expect(view.payment).toMatchObject({ status: 'processing', transaction_hash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
-  return { intentId: view.payment!.intent_id, statements: statements.map((sql) => sql.replace(/\s+/g, ' ').trim()) };
+  // On PGlite the adapter runs the deferred constraints' checks just before COMMIT, in this
+  // process's own session (adapters.ts): a statement, not a round trip, left out here.
+  const sent = statements.map((sql) => sql.replace(/\s+/g, ' ').trim()).filter((sql) => sql !== 'SET CONSTRAINTS ALL IMMEDIATE');
+  return { intentId: view.payment!.intent_id, statements: sent };
 }
 
 it('pays in a handful of statements: the front in at most six round trips, the rest of the call pinned', async () => {

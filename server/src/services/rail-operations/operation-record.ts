@@ -139,7 +139,8 @@ export async function insertOperation(prisma: TransactionClient, rail: { name: R
 
 /**
  * Moves a pending operation to its outcome. Conditional on it still being pending, so
- * concurrent status calls write once; every caller then reads the stored outcome.
+ * concurrent status calls write once; every caller answers the stored outcome (the writer from
+ * its own statement, the others by reading it).
  */
 export async function resolveOperation(
   prisma: PrismaClient,
@@ -150,20 +151,42 @@ export async function resolveOperation(
 ): Promise<StoredOperation> {
   // The details learnt are merged into the stored ones in the statement, not into this copy:
   // what another writer added meanwhile (the seller's answer, kept by the agent's request) stays.
+  // The statement answers what it wrote; the rest of the operation does not change once recorded.
   const learnt = JSON.stringify(details);
-  if (outcome.status === 'settled') {
-    await prisma.$executeRaw`
-      UPDATE rail_operations SET status = 'settled', settled_at = ${outcome.settledAt}, details = details || ${learnt}::jsonb, updated_at = now()
-       WHERE id = ${operation.id}::uuid AND status = 'pending'`;
-  } else {
-    await prisma.$executeRaw`
-      UPDATE rail_operations SET status = 'declined', decline_code = ${outcome.declineCode}, decline_message = ${outcome.declineMessage},
-             details = details || ${learnt}::jsonb, updated_at = now()
-       WHERE id = ${operation.id}::uuid AND status = 'pending'`;
+  const [written] =
+    outcome.status === 'settled'
+      ? await prisma.$queryRaw<ResolvedColumns[]>`
+          UPDATE rail_operations SET status = 'settled', settled_at = ${outcome.settledAt}, details = details || ${learnt}::jsonb, updated_at = now()
+           WHERE id = ${operation.id}::uuid AND status = 'pending'
+          RETURNING status::text, decline_code, decline_message, settled_at, details`
+      : await prisma.$queryRaw<ResolvedColumns[]>`
+          UPDATE rail_operations SET status = 'declined', decline_code = ${outcome.declineCode}, decline_message = ${outcome.declineMessage},
+                 details = details || ${learnt}::jsonb, updated_at = now()
+           WHERE id = ${operation.id}::uuid AND status = 'pending'
+          RETURNING status::text, decline_code, decline_message, settled_at, details`;
+  if (written) {
+    return {
+      ...operation,
+      status: written.status,
+      declineCode: written.decline_code,
+      declineMessage: written.decline_message,
+      settledAt: written.settled_at,
+      details: written.details,
+    };
   }
+  // Resolved by another caller meanwhile: its outcome is the one stored.
   const row = await findOperationRow(prisma, { id: operation.id });
   if (!row) throw new Error(`Rail operation ${operation.id} disappeared`);
   return toStored(row);
+}
+
+/** What resolveOperation's UPDATE answers: the columns an outcome writes. */
+interface ResolvedColumns {
+  status: RailOperationState;
+  decline_code: string | null;
+  decline_message: string | null;
+  settled_at: Date | null;
+  details: RailDetails;
 }
 
 export function toRailResult(operation: StoredOperation): RailResult {
