@@ -109,6 +109,9 @@ export function startOfZonedMonth(at: Date, timeZone: string): Date {
   return new Date(after * 1000);
 }
 
+/** Owners have no time zone setting yet: calendar months are UTC months. */
+export const OWNER_TIME_ZONE = 'UTC';
+
 /**
  * The windows the caller sums usage over for `evaluatePolicy`: the rolling 24 hours before
  * `at` (spentInWindow, payments at or after `dailyWindowStart`) and the calendar month in the

@@ -20,8 +20,7 @@
  * the monthly checks rather than failing the capture: the money has moved on the rail by now,
  * and the gate already refuses new payments over such a policy.
  */
-import { usageWindows } from '@purser/core';
-import { OWNER_TIME_ZONE } from '../payments/gate-inputs';
+import { OWNER_TIME_ZONE, usageWindows } from '@purser/core';
 
 /** Where the daily and monthly spend a capture compares with its limits are counted from. */
 export function budgetWindows(at: Date): { windowStart: Date; monthStart: Date } {

@@ -18,6 +18,7 @@
  */
 import {
   evaluateGate,
+  OWNER_TIME_ZONE,
   PAYMENT_WORKFLOW_ACTOR,
   railFromDb,
   railToDb,
@@ -39,7 +40,7 @@ import { toIntentView, type IntentRow } from '../intents/intent-view';
 import { policyDocumentsOf, type PolicyRowJson } from '../policies/load-applicable-policies';
 import type { NewOperation } from '../rail-operations/operation-record';
 import type { Rail } from '../rail-operations/rail';
-import { gateAudit, merchantIsVerified, OWNER_TIME_ZONE } from './gate-inputs';
+import { gateAudit, merchantIsVerified } from './gate-inputs';
 
 /** What purser_pay_front_inputs read under the agent's and its wallet's locks. */
 export interface NewPaymentInputs {

@@ -4,12 +4,9 @@
  * takes the intent's lock, so no policy slips past the gate, and the usage read under the
  * wallet's lock counts every payment before this one.
  */
-import { AppError, INTENT_NOT_FOUND_MESSAGE, usageWindows, type GateDecision, type GateInput, type IntentStatus, type KyaTier } from '@purser/core';
+import { AppError, INTENT_NOT_FOUND_MESSAGE, OWNER_TIME_ZONE, usageWindows, type GateDecision, type GateInput, type IntentStatus, type KyaTier } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
-
-/** Owners have no time zone setting yet: calendar months are UTC months. */
-export const OWNER_TIME_ZONE = 'UTC';
 
 /** What the agent has spent: intents whose funds are held or captured (not released). */
 export async function spentByAgent(tx: TransactionClient, agentId: string, at: Date): Promise<{ spentInWindow: bigint; spentThisMonth: bigint }> {

@@ -20,9 +20,9 @@
  * queue with the voucher, which sees them once they committed); the caller then takes the
  * channel's row lock (voucher.ts).
  */
-import { AppError, evaluateGate, toDecimalString, usageWindows, type GateInput } from '@purser/core';
+import { AppError, evaluateGate, OWNER_TIME_ZONE, toDecimalString, usageWindows, type GateInput } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
-import { loadGateInput, OWNER_TIME_ZONE } from '../../payments/gate-inputs';
+import { loadGateInput } from '../../payments/gate-inputs';
 import { lockPayingAgent } from '../../intents/lock-paying-agent';
 
 export interface VoucherToGate {
