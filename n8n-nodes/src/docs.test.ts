@@ -16,7 +16,7 @@ import { PAYMENT_STATUSES } from '../nodes/Purser/shared/paymentStatus';
 import { PURSER_EVENTS } from '../nodes/PurserTrigger/events';
 import { documentedFields, n8nPage, outputFields as fieldsOf, part as sectionOf, subpart, tableRows } from '../test/support/docs-page';
 import { fakeN8n, type ScriptedAnswer } from '../test/support/fake-n8n';
-import { EXAMPLES, INTENT_ID } from '../test/support/operation-examples';
+import { EXAMPLES, INTENT_ID, WAITING_FOR_APPROVAL } from '../test/support/operation-examples';
 
 const node = new Purser();
 const AGENT_API = '/functions/v1/mcp-server';
@@ -132,20 +132,7 @@ describe('the n8n page of the docs', () => {
         seller_receipt: { format: 'jws', verified: true, problems: [], signer: 'kid-1', claims: {}, receipt: {} },
         channel_voucher: null,
       };
-      const waiting = {
-        intent_id: INTENT_ID,
-        status: 'pending_approval',
-        xPaymentHeader: null,
-        x_payment_header: null,
-        header_name: 'PAYMENT-SIGNATURE',
-        x402_version: 2,
-        amount: 0.5,
-        amount_exact: '0.5',
-        pay_to: '0x00000000000000000000000000000000000000aa',
-        network: 'eip155:84532',
-        valid_before: null,
-        message: 'The payment waits for the owner to approve it.',
-      };
+      const waiting = { ...WAITING_FOR_APPROVAL, message: 'The payment waits for the owner to approve it.' };
       const voucher = { amount_exact: '0.01', cumulative_exact: '0.03', deposit_exact: '1' };
       const fetch = { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid', maxAmount: 1, method: 'GET', options: {} };
       // Purser's answers: the seller's JSON (Wait Until Final reads the payment once), a file, a channel's call, a payment waiting for the owner.

@@ -13,7 +13,7 @@ import { PAYMENT_STATUSES } from '../nodes/Purser/shared/paymentStatus';
 import { signDelivery } from '../nodes/PurserTrigger/verifySignature';
 import { PurserTrigger } from '../nodes/PurserTrigger/PurserTrigger.node';
 import { fakeN8n, type FakeN8nOptions, type RecordedRequest, type ScriptedAnswer } from '../test/support/fake-n8n';
-import { AGENT_ID, EXAMPLES, INTENT_ID, PAYMENT } from '../test/support/operation-examples';
+import { AGENT_ID, EXAMPLES, INTENT_ID, PAYMENT, WAITING_FOR_APPROVAL } from '../test/support/operation-examples';
 import { documentedOperations, servedOpenApiDocument, type DocumentedOperation } from '@purser/server/testing';
 
 const node = new Purser();
@@ -283,20 +283,7 @@ describe('Paid Request', () => {
       parameters: { resource: 'paidRequest', operation: 'fetch', url: 'https://seller.test/paid/chart.png', maxAmount: 1, method: 'GET', options: { responseFormat: 'file' } },
       answers: () => ({
         statusCode: 202,
-        body: {
-          intent_id: INTENT_ID,
-          status: 'pending_approval',
-          xPaymentHeader: null,
-          x_payment_header: null,
-          header_name: 'PAYMENT-SIGNATURE',
-          x402_version: 2,
-          amount: 0.5,
-          amount_exact: '0.5',
-          pay_to: '0x00000000000000000000000000000000000000aa',
-          network: 'eip155:84532',
-          valid_before: null,
-          message: 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.',
-        },
+        body: WAITING_FOR_APPROVAL,
       }),
     });
     // Nothing to wait for: the owner decides.

@@ -27,3 +27,19 @@ export const EXAMPLES: Record<string, { parameters: IDataObject; answer: unknown
   'wallet.getBalance': { parameters: {}, answer: { balances: {} } },
 };
 
+
+/** Purser's 202 for a paid request whose payment waits for the owner (x402SignedPaymentView): the seller was not called. */
+export const WAITING_FOR_APPROVAL = {
+  intent_id: INTENT_ID,
+  status: 'pending_approval',
+  xPaymentHeader: null,
+  x_payment_header: null,
+  header_name: 'PAYMENT-SIGNATURE',
+  x402_version: 2,
+  amount: 0.5,
+  amount_exact: '0.5',
+  pay_to: '0x00000000000000000000000000000000000000aa',
+  network: 'eip155:84532',
+  valid_before: null,
+  message: 'The payment waits for the owner to approve it; repeat this call with the same Idempotency-Key afterwards to get the header.',
+};
