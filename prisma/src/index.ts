@@ -202,14 +202,9 @@ export async function openDatabaseForTool(options: {
 }
 
 async function openPostgres(connection: string | pg.Pool, options: { migrate: boolean; logger: Logger }): Promise<Database> {
-  // The migrations, Prisma and query() share one pool; a pool handed in is ended by whoever made it.
+  if (options.migrate) await migrateWith(new PostgresAdapterFactory(typeof connection === 'string' ? { connectionString: connection } : connection), options.logger);
+  // Prisma and query() share one pool; a pool handed in is ended by whoever made it.
   const pool = typeof connection === 'string' ? new pg.Pool({ connectionString: connection }) : connection;
-  try {
-    if (options.migrate) await migrateWith(new PostgresAdapterFactory(pool), options.logger);
-  } catch (error) {
-    if (pool !== connection) await pool.end();
-    throw error;
-  }
   const prisma = createClient(new PostgresAdapterFactory(pool));
   const listener = typeof connection === 'string' ? new PgListener(connection, options.logger) : undefined;
   return {
