@@ -15,10 +15,23 @@ const OUT = path.join(ROOT, '.test-output');
 const only = process.argv.slice(2); // e.g. `npm test -- unit db-pglite`
 
 const results = [];
+const runStarted = Date.now();
+const suiteStarted = new Map();
+
+/** Minutes since `since`, to one decimal. */
+const minutesSince = (since) => ((Date.now() - since) / 60_000).toFixed(1);
+
+/** Announces a suite and notes when it started, for the summary's timings. */
+function begin(name) {
+  suiteStarted.set(name, Date.now());
+  log(`--- ${name} (at ${minutesSince(runStarted)} min)`);
+}
 
 function record(name, passed, failed, note = '', failures = []) {
-  results.push({ name, passed, failed, note, failures });
-  log(`${name}: ${passed} passed, ${failed} failed${note ? ` (${note})` : ''}`);
+  const started = suiteStarted.get(name) ?? Date.now();
+  const timing = `${minutesSince(started)} min, ended at ${minutesSince(runStarted)}`;
+  results.push({ name, passed, failed, note, failures, timing });
+  log(`${name}: ${passed} passed, ${failed} failed${note ? ` (${note})` : ''} in ${timing}`);
 }
 
 function wanted(name) {
@@ -27,7 +40,7 @@ function wanted(name) {
 
 async function check(name, command, args, options = {}) {
   if (!wanted(name)) return;
-  log(`--- ${name}`);
+  begin(name);
   const code = await run(command, args, { prefix: `[${name}]`, ...options });
   record(name, code === 0 ? 1 : 0, code === 0 ? 0 : 1);
 }
@@ -46,7 +59,7 @@ function readCounts(file, parse) {
 
 async function vitest(name, project, env = {}) {
   if (!wanted(name)) return;
-  log(`--- ${name}`);
+  begin(name);
   const file = path.join(OUT, `${name}.json`);
   rmSync(file, { force: true });
   const code = await run(
@@ -141,7 +154,7 @@ async function waitForHealthy(url, child, timeoutMs) {
 
 async function e2e(temporalCli, chromium) {
   if (!wanted('e2e')) return;
-  log('--- e2e');
+  begin('e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'purser-e2e-'));
   const [port, temporalPort, temporalUiPort, chainPort] = await freePorts(4);
   const url = `http://127.0.0.1:${port}`;
@@ -267,7 +280,9 @@ async function main() {
   const passed = results.reduce((sum, r) => sum + r.passed, 0);
   const failed = results.reduce((sum, r) => sum + r.failed, 0);
   process.stdout.write('\nSuites:\n');
-  for (const r of results) process.stdout.write(`  ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed${r.note ? `  (${r.note})` : ''}\n`);
+  for (const r of results) {
+    process.stdout.write(`  ${r.name.padEnd(12)} ${r.passed} passed, ${r.failed} failed  [${r.timing}]${r.note ? `  (${r.note})` : ''}\n`);
+  }
   // The names of what failed come last, where a truncated CI log still shows them.
   const failures = results.flatMap((r) => r.failures.map((failure) => `${r.name}: ${failure}`));
   if (failures.length > 0) process.stdout.write(`\nFailed:\n${failures.map((failure) => `  ${failure}\n`).join('')}`);

@@ -12,7 +12,7 @@ import { ASSISTANT_ERROR_MESSAGE, ASSISTANT_GREETING, ASSISTANT_PATH, PUBLIC_ANO
 import { watchCspViolations } from '../support/csp-violations';
 import { auditPage, openInTheme, THEMES, WIDTHS } from '../support/page-checks';
 import { startScriptedSseServer, type ScriptedSseServer } from '../support/scripted-sse-server';
-import { gotoHydrated } from '../support/hydration';
+import { gotoHydrated, reloadHydrated } from '../support/hydration';
 
 const ENDPOINT = `**${ASSISTANT_PATH}`;
 const DESKTOP = { width: 1280, height: 900 };
@@ -164,7 +164,7 @@ test.describe('assistant widget: states and sizes', () => {
     await expect(questions(page)).toHaveCount(1);
     await expect(replies(page)).toHaveCount(2);
 
-    await page.reload();
+    await reloadHydrated(page);
     await open(page);
     await expect(questions(page)).toHaveCount(0);
     await expect(replies(page)).toHaveText([`Assistant: ${ASSISTANT_GREETING}`]);

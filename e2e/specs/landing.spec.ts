@@ -6,7 +6,7 @@ import { expect, test, type Locator, type Page } from '@playwright/test';
 import { BOOKING_URL } from '@purser/docs-content';
 import { FAQ, PROTOCOLS, type Protocol } from '@purser/web';
 import { auditPage } from '../support/page-checks';
-import { gotoHydrated } from '../support/hydration';
+import { gotoHydrated, reloadHydrated } from '../support/hydration';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const section = (page: Page, id: string) => page.locator(`section#${id}`);
@@ -75,12 +75,12 @@ test.describe('landing page', () => {
     await expect(root).toHaveAttribute('data-theme', 'dark');
     expect(await page.evaluate(() => localStorage.getItem('purser-theme'))).toBe('dark');
 
-    await page.reload();
+    await reloadHydrated(page);
     await expect(root).toHaveAttribute('data-theme', 'dark');
     await expect(page.getByRole('switch', { name: 'Dark mode' })).toBeChecked();
 
     await page.getByRole('switch', { name: 'Dark mode' }).uncheck();
-    await page.reload();
+    await reloadHydrated(page);
     await expect(root).toHaveAttribute('data-theme', 'light');
     expect(await page.evaluate(() => localStorage.getItem('purser-theme'))).toBe('light');
   });

@@ -8,9 +8,20 @@ import type { Page, Response } from '@playwright/test';
  */
 export async function gotoHydrated(page: Page, url: string, options?: Parameters<Page['goto']>[1]): Promise<Response | null> {
   const response = await page.goto(url, options);
+  await waitForHydration(page);
+  return response;
+}
+
+/** `page.reload`, then the same wait as {@link gotoHydrated}. */
+export async function reloadHydrated(page: Page): Promise<Response | null> {
+  const response = await page.reload();
+  await waitForHydration(page);
+  return response;
+}
+
+async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     const root = document.getElementById('root');
     return !root?.hasAttribute('data-prerendered-path') || root.hasAttribute('data-hydrated');
   });
-  return response;
 }
