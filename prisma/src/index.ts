@@ -205,6 +205,10 @@ async function openPostgres(connection: string | pg.Pool, options: { migrate: bo
   if (options.migrate) await migrateWith(new PostgresAdapterFactory(typeof connection === 'string' ? { connectionString: connection } : connection), options.logger);
   // Prisma and query() share one pool; a pool handed in is ended by whoever made it.
   const pool = typeof connection === 'string' ? new pg.Pool({ connectionString: connection }) : connection;
+  // An idle connection the server ends (a restart, a terminated backend) is an 'error' on the
+  // pool, which throws when nobody listens. Prisma's adapter listens only while connected, and
+  // stops listening at $disconnect, before the pool ends: this listener stays for the pool's life.
+  pool.on('error', (error) => options.logger.warn({ err: error }, 'an idle PostgreSQL connection was closed by the server'));
   const prisma = createClient(new PostgresAdapterFactory(pool));
   const listener = typeof connection === 'string' ? new PgListener(connection, options.logger) : undefined;
   return {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXTERNAL_ACCOUNT_IDS, type Database } from '../src/index';
+import { EXTERNAL_ACCOUNT_IDS, openDatabase, type Database } from '../src/index';
 import { APPLICATION_NAME } from '../src/pg-listener';
 import { openTestDatabase, testDatabaseKind, type TestDatabase } from '../src/testing';
 import { createAgent, createOwner, externalAccount, transfer } from './fixtures';
@@ -233,6 +233,32 @@ if (testDatabaseKind() === 'postgres') {
         remaining = await countListeners();
       }
       expect(remaining).toBe(0);
+    });
+  });
+
+  describe('the PostgreSQL pool', () => {
+    it('survives the server ending an idle connection, before Prisma ever connected and after it disconnected', async () => {
+      const warnings: string[] = [];
+      const logger = { info() {}, warn: (_: object, message?: string) => void warnings.push(message ?? '') };
+      const other = await openDatabase({ databaseUrl: test.databaseUrl!, dataDir: '', migrate: false, logger });
+      const endIdleConnection = async () => {
+        const [{ pid }] = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+        await db.prisma.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+        await until(() => warnings.length > 0, 'the warning');
+        warnings.splice(0);
+      };
+      try {
+        // Only the driver-level query has used the pool: Prisma's adapter has not attached its listener.
+        await endIdleConnection();
+        expect(await other.query('SELECT 1 AS one', [])).toEqual([{ one: 1 }]);
+        await other.prisma.$queryRaw`SELECT 1`;
+        await other.prisma.$disconnect();
+        // Prisma's adapter removed its listener at $disconnect; the pool still has one.
+        await endIdleConnection();
+        expect(await other.query('SELECT 2 AS two', [])).toEqual([{ two: 2 }]);
+      } finally {
+        await other.close();
+      }
     });
   });
 }
