@@ -242,8 +242,8 @@ if (testDatabaseKind() === 'postgres') {
       const logger = { info() {}, warn: (_: object, message?: string) => void warnings.push(message ?? '') };
       const other = await openDatabase({ databaseUrl: test.databaseUrl!, dataDir: '', migrate: false, logger });
       const endIdleConnection = async () => {
-        const [{ pid }] = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
-        await db.prisma.$queryRaw`SELECT pg_terminate_backend(${pid}::int)`;
+        const [connection] = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', []);
+        await db.prisma.$queryRaw`SELECT pg_terminate_backend(${connection!.pid}::int)`;
         await until(() => warnings.length > 0, 'the warning');
         warnings.splice(0);
       };
