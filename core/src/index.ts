@@ -15,6 +15,7 @@ export * from './policy/zoned-time';
 export * from './canonical-json';
 export * from './contracts/intents';
 export * from './contracts/webhooks';
+export * from './contracts/oauth';
 export * from './contracts/budget-alerts';
 export * from './contracts/policies';
 export * from './contracts/kya';

@@ -58,6 +58,8 @@ export const secretColumns = {
   agentApiKey: { keyHash: true },
   agentKey: { ciphertext: true, iv: true, tag: true },
   webhookEndpoint: { secretCiphertext: true, secretIv: true, secretTag: true, previousSecretCiphertext: true, previousSecretIv: true, previousSecretTag: true },
+  oauthToken: { tokenHash: true },
+  oauthAuthorizationRequest: { codeHash: true },
 } as const satisfies Prisma.GlobalOmitConfig;
 
 /** The configured client: the generated PrismaClient with secretColumns omitted. */

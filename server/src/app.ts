@@ -17,6 +17,7 @@ import { fastifyTrustProxy } from './http/trust-proxy';
 import { sameOriginGuard } from './http/same-origin';
 import { registerOwnerRateLimits, type OwnerRateLimits } from './http/owner-rate-limit';
 import { authRoutes, type AuthRateLimits } from './http/auth-routes';
+import { oauthRoutes, type OAuthRateLimits } from './http/oauth-routes';
 import type { AssistantSettings } from './services/assistant/assistant-settings';
 import type { SessionRefreshSettings } from './services/auth/refresh-session';
 import type { SignInThrottleSettings } from './services/auth/sign-in-throttle';
@@ -51,6 +52,8 @@ export interface AppOptions extends AppDeps {
   healthOnly?: boolean;
   /** Overrides of the /auth/v1 rate limits (tests raise or lower them). */
   authRateLimits?: Partial<AuthRateLimits>;
+  /** Overrides of the OAuth server's rate limits (registrations and authorization requests per address). */
+  oauthRateLimits?: Partial<OAuthRateLimits>;
   /** Overrides of the owner surfaces' rate limits (OWNER_RATE_LIMIT_PER_MINUTE and the like; tests lower them). */
   ownerRateLimits?: Partial<OwnerRateLimits>;
   /** Overrides of the per-email sign-in back-off (tests shorten it or move its clock). */
@@ -76,7 +79,7 @@ export interface AppOptions extends AppDeps {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, ownerRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, reconciler: reconcile = true, operatorToken, metricsAccess = 'operator', realtimeAuthCheckMs, assistant, tracing, metrics: given, ...deps } =
+  const { webDist, healthOnly = false, authRateLimits, oauthRateLimits, ownerRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, reconciler: reconcile = true, operatorToken, metricsAccess = 'operator', realtimeAuthCheckMs, assistant, tracing, metrics: given, ...deps } =
     options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -170,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   } satisfies FastifyTRPCPluginOptions<AppRouter>);
   await app.register(authRoutes, { prefix: '/auth/v1', deps, rateLimits: authRateLimits, signInThrottle, sessionRefresh });
   await app.register(identityRoutes, { deps });
+  await app.register(oauthRoutes, { deps, rateLimits: oauthRateLimits });
   await app.register(apiV1Plugin, { deps });
   await app.register(agentApiPlugin, { prefix: AGENT_API_PREFIX, deps });
   await app.register(functionsRoutes, { prefix: FUNCTIONS_PREFIX, deps });

@@ -34,6 +34,10 @@ const NOT_IN_DOCUMENT: Array<{ route: RegExp; why: string }> = [
   { route: /^GET \/docs\/api(\/setup\.js|\/reference\.js)?$/, why: 'the reference page that shows the document' },
   { route: /^GET \/healthz$/, why: "the operator's health check (app.ts), not an API of the product" },
   { route: /^GET \/metrics$/, why: "Prometheus's scrape (app.ts): its format is Prometheus's, its metrics in docs/operations.md" },
+  {
+    route: /^(GET|POST|OPTIONS) \/(oauth\/(authorize|token|register|revoke)|\.well-known\/oauth-(authorization-server|protected-resource\/.+))$/,
+    why: "the OAuth 2.1 server (http/oauth-routes.ts): its forms and errors are RFC 6749's, described by its RFC 8414 and RFC 9728 metadata",
+  },
 ];
 
 /** A sandbox chain that is never called: building the paid API only reads it. */

@@ -8,14 +8,16 @@
 import { z } from 'zod';
 import { BUDGET_THRESHOLD_EVENT } from './budget-alerts';
 import { WEBHOOK_EVENT_TYPES } from './intents';
+import { OAUTH_CONNECTION_EVENTS } from './oauth';
 
 /**
  * What an endpoint may subscribe to: the four payment events of the spec (WEBHOOK_EVENT_TYPES,
- * whose body carries the intent) and budget.threshold (budget-alerts.ts, whose body carries the
- * alert). A new endpoint gets the four payment events unless it names its events, so a receiver
- * written for intent events never meets another body unasked.
+ * whose body carries the intent), budget.threshold (budget-alerts.ts, whose body carries the
+ * alert) and connection.created / connection.revoked (oauth.ts, whose body carries the OAuth
+ * connection). A new endpoint gets the four payment events unless it names its events, so a
+ * receiver written for intent events never meets another body unasked.
  */
-export const WEBHOOK_SUBSCRIBABLE_EVENTS = [...WEBHOOK_EVENT_TYPES, BUDGET_THRESHOLD_EVENT] as const;
+export const WEBHOOK_SUBSCRIBABLE_EVENTS = [...WEBHOOK_EVENT_TYPES, BUDGET_THRESHOLD_EVENT, ...OAUTH_CONNECTION_EVENTS] as const;
 export type WebhookSubscribableEvent = (typeof WEBHOOK_SUBSCRIBABLE_EVENTS)[number];
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;

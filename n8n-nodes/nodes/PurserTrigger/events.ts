@@ -3,13 +3,24 @@ import type { INodePropertyOptions } from 'n8n-workflow';
 /**
  * The events an endpoint can subscribe to at Purser (core's WEBHOOK_SUBSCRIBABLE_EVENTS; a unit
  * test keeps this list equal to it). The four payment events carry the payment intent in
- * `data.intent`, budget.threshold the alert in `data.alert`.
+ * `data.intent`, budget.threshold the alert in `data.alert`, connection.created and
+ * connection.revoked the OAuth connection of an MCP host in `data.connection`.
  */
 export const PURSER_EVENTS: INodePropertyOptions[] = [
 	{
 		name: 'Budget Threshold',
 		value: 'budget.threshold',
 		description: 'An agent reached 80% or 100% of its daily limit or of a policy’s monthly budget',
+	},
+	{
+		name: 'Connection Created',
+		value: 'connection.created',
+		description: 'The owner connected an MCP host or other OAuth client to an agent',
+	},
+	{
+		name: 'Connection Revoked',
+		value: 'connection.revoked',
+		description: 'An OAuth connection of an agent ended: revoked by the owner or the client, or its tokens were replayed',
 	},
 	{
 		name: 'Intent Approved',

@@ -15,7 +15,7 @@ import { createRateLimitCounters } from '../services/rate-limits/rate-limit-coun
 import { databaseRateLimitStore } from './rate-limit-store-database';
 
 /** The registrations, each counting under its own name, so one key is never counted by two of them. */
-export type RateLimitName = 'auth' | 'agent-api' | 'assistant' | 'owner' | 'owner-search';
+export type RateLimitName = 'auth' | 'agent-api' | 'assistant' | 'owner' | 'owner-search' | 'oauth';
 
 /** The Redis keys of every rate limit begin with this; the route and the client key follow. */
 export const REDIS_KEY_PREFIX = 'purser:rate-limit:';

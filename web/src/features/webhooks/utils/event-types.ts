@@ -18,6 +18,8 @@ const DESCRIPTIONS: Partial<Record<string, string>> = {
   'settlement.completed': 'A payment settled on its rail.',
   'policy.violation': 'A payment was refused by a spending rule or policy.',
   'budget.threshold': 'An agent’s spend reached 80 % or 100 % of its daily limit or of a policy’s monthly budget.',
+  'connection.created': 'An assistant or other OAuth client was connected to an agent.',
+  'connection.revoked': 'An OAuth connection of an agent ended (revoked, or its tokens were replayed).',
 };
 
 /** One line about the event, or '' for a type without words here yet. */
