@@ -12,6 +12,7 @@ import { policiesRouter } from './policies/router';
 import { webhooksRouter } from './webhooks/router';
 import { budgetAlertsRouter } from './budget-alerts/router';
 import { auditRouter } from './audit/router';
+import { oauthRouter } from './oauth/router';
 
 export const appRouter = router({
   health: healthRouter,
@@ -27,6 +28,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   budgetAlerts: budgetAlertsRouter,
   audit: auditRouter,
+  oauth: oauthRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -32,6 +32,7 @@ const pages = {
   webhooks: () => import('../features/webhooks/components/webhooks-page'),
   apiKeys: () => import('../features/api-keys/components/api-keys-page'),
   audit: () => import('../features/audit/components/audit-page'),
+  oauthConsent: () => import('../features/oauth/components/oauth-consent-page'),
   consoleLayout: () => import('./console-layout'),
   blogList: () => import('../features/blog/components/blog-list-page'),
   blogPost: () => import('../features/blog/components/blog-post-page'),
@@ -95,6 +96,12 @@ export const routes: RouteObject[] = [
                 ],
               },
             ],
+          },
+          {
+            // The OAuth consent page (issue 42): signed-in owners only, outside the console's
+            // chrome. A signed-out owner signs in and comes back to the same request.
+            element: <RequireSession returnHere />,
+            children: [{ path: 'oauth/consent', lazy: page(pages.oauthConsent, 'OAuthConsentPage') }],
           },
           { path: 'status', lazy: page(pages.status, 'StatusPage') },
         ],

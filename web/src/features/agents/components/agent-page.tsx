@@ -1,7 +1,7 @@
 // Route '/dashboard/agents/:agentId': one agent's controls. Its spending rules, status
 // (suspend, reactivate, delete), KYA tier and escalations, credential, the key that signs its
-// requests to sellers, the last 30 days of spend against its daily limit, and the budget
-// notices it raised.
+// requests to sellers, the last 30 days of spend against its daily limit, the budget
+// notices it raised, and the apps connected to it through OAuth.
 import { Alert, Box, Button, Card, CardContent, Container, Grid, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink, useParams } from 'react-router';
@@ -11,6 +11,7 @@ import { isAgentId } from '../utils/agent-id';
 import { errorMessage, isNotFoundError } from '../utils/trpc-errors';
 import { AgentBudgetCard } from './agent-budget-card';
 import { AgentBudgetNoticesCard } from './agent-budget-notices-card';
+import { AgentConnectionsCard } from './agent-connections-card';
 import { AgentCredentialCard } from './agent-credential-card';
 import { AgentHeader } from './agent-header';
 import { AgentIdentityCard } from './agent-identity-card';
@@ -81,6 +82,9 @@ function AgentControls({ agentId }: { agentId: string }) {
         </Grid>
         <Grid size={12}>
           <AgentBudgetNoticesCard agentId={details.id} />
+        </Grid>
+        <Grid size={12}>
+          <AgentConnectionsCard agentId={details.id} />
         </Grid>
         <Grid size={12}>
           <AgentKyaCard agent={details} />

@@ -1,8 +1,9 @@
 // Route '/auth': sign in or sign up (spec section 2). Owners who already have a session are
-// sent on to the dashboard, and so is everyone who signs in or up here.
+// sent on to the dashboard, and so is everyone who signs in or up here, unless a guarded page
+// sent them with `?next=` (utils/return-path.ts): then back to that page.
 import { Box, Card, CardContent, Link, Stack, Tab, Tabs, Typography } from '@mui/material';
 import { useEffect, useState } from 'react';
-import { Link as RouterLink, Navigate, useNavigate } from 'react-router';
+import { Link as RouterLink, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { BackToHomeLink } from '../../../shared/components/back-to-home-link';
 import { BrandLink } from '../../../shared/components/brand-link';
 import { LoadingScreen } from '../../../shared/components/loading-screen';
@@ -11,6 +12,7 @@ import { useSessionStore } from '../../../shared/session/use-session-store';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
 import { SignInFormPanel } from './sign-in-form';
 import { SignUpFormPanel } from './sign-up-form';
+import { returnPath } from '../utils/return-path';
 
 type AuthTab = 'sign-in' | 'sign-up';
 
@@ -20,6 +22,8 @@ export function AuthPage() {
   const check = useSessionStore((state) => state.check);
   const setSession = useSessionStore((state) => state.setSession);
   const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const next = returnPath(searchParams.get('next'));
 
   useEffect(() => {
     if (status === 'unknown') void check();
@@ -27,10 +31,10 @@ export function AuthPage() {
 
   const enter = (session: Session) => {
     setSession(session, 'SIGNED_IN');
-    void navigate('/dashboard', { replace: true });
+    void navigate(next, { replace: true });
   };
 
-  if (status === 'signed-in') return <Navigate to="/dashboard" replace />;
+  if (status === 'signed-in') return <Navigate to={next} replace />;
   // Until the first check answers, a signed-in owner would see the forms flash by.
   if (status !== 'signed-out') return <LoadingScreen />;
 

@@ -1,0 +1,4 @@
+import { approveOAuthRequestInput, oauthDecisionView } from '@purser/core';
+
+export const approveAuthorizationRequestInput = approveOAuthRequestInput;
+export const approveAuthorizationRequestOutput = oauthDecisionView;

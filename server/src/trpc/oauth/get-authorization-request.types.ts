@@ -1,0 +1,4 @@
+import { oauthAuthorizationRequestView, oauthRequestIdInput } from '@purser/core';
+
+export const getAuthorizationRequestInput = oauthRequestIdInput;
+export const getAuthorizationRequestOutput = oauthAuthorizationRequestView;

@@ -1,0 +1,4 @@
+import { oauthConnectionIdInput, oauthConnectionView } from '@purser/core';
+
+export const revokeConnectionInput = oauthConnectionIdInput;
+export const revokeConnectionOutput = oauthConnectionView;
