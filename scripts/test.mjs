@@ -57,14 +57,15 @@ function readCounts(file, parse) {
   }
 }
 
-async function vitest(name, project, env = {}) {
+/** Runs the vitest `projects` (one name or several) as the suite `name`. */
+async function vitest(name, projects, env = {}) {
   if (!wanted(name)) return;
   begin(name);
   const file = path.join(OUT, `${name}.json`);
   rmSync(file, { force: true });
   const code = await run(
     'npx',
-    ['vitest', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
+    ['vitest', 'run', ...[projects].flat().flatMap((project) => ['--project', project]), '--reporter=default', '--reporter=json', `--outputFile.json=${file}`],
     { env: { ...process.env, ...env }, prefix: `[${name}]` },
   );
   const counts = readCounts(file, (report) => ({
@@ -85,12 +86,23 @@ async function vitest(name, project, env = {}) {
   record(name, counts.passed, failed, code !== 0 && counts.failed === 0 ? `vitest exited with ${code}` : '', counts.failures);
 }
 
-// Playwright's JSON report nests suites; a spec is not ok when its last retry failed.
+// Playwright's JSON report nests suites; a spec is not ok when its last retry failed. Each is
+// named with where and why it failed (the error's first lines, colours stripped), so a CI log's
+// summary says enough to act on.
 function failedSpecs(suites) {
   return suites.flatMap((suite) => [
-    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => `${spec.file}:${spec.line} > ${spec.title}`),
+    ...(suite.specs ?? []).filter((spec) => !spec.ok).map((spec) => `${spec.file}:${spec.line} > ${spec.title}${failureOf(spec)}`),
     ...failedSpecs(suite.suites ?? []),
   ]);
+}
+
+function failureOf(spec) {
+  const result = (spec.tests ?? []).flatMap((test) => test.results ?? []).findLast((each) => each.error);
+  if (!result) return '';
+  // eslint-disable-next-line no-control-regex
+  const text = `${result.error.message ?? ''}`.replace(/\u001b\[[0-9;]*m/g, '').split('\n').map((line) => line.trim()).filter(Boolean).slice(0, 6).join(' | ');
+  const at = result.error.location ? ` (at ${path.basename(result.error.location.file)}:${result.error.location.line})` : '';
+  return `: ${text}${at}`;
 }
 
 /**
@@ -152,10 +164,31 @@ async function waitForHealthy(url, child, timeoutMs) {
   throw new Error(`${url}/healthz was not 200 within ${timeoutMs} ms`);
 }
 
+/**
+ * A self-signed certificate for 127.0.0.1, made with the machine's openssl. The MCP host journey
+ * (e2e/specs/oauth-mcp-host.spec.ts) serves its Client ID Metadata Document over https on
+ * loopback with it, and the product trusts it through NODE_EXTRA_CA_CERTS.
+ */
+function loopbackCertificate(dir) {
+  const cert = path.join(dir, 'loopback-cert.pem');
+  const key = path.join(dir, 'loopback-key.pem');
+  const args = ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', key, '-out', cert];
+  const made = spawnSync('openssl', args, { encoding: 'utf8', stdio: ['ignore', 'ignore', 'pipe'] });
+  if (made.status !== 0) throw new Error(`openssl could not make the loopback certificate: ${made.error?.message ?? made.stderr}`);
+  return { cert, key };
+}
+
 async function e2e(temporalCli, chromium) {
   if (!wanted('e2e')) return;
   begin('e2e');
   const dataDir = mkdtempSync(path.join(tmpdir(), 'purser-e2e-'));
+  let tls;
+  try {
+    tls = loopbackCertificate(dataDir);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    return record('e2e', 0, 1, error.message);
+  }
   const [port, temporalPort, temporalUiPort, chainPort] = await freePorts(4);
   const url = `http://127.0.0.1:${port}`;
   const env = {
@@ -172,6 +205,7 @@ async function e2e(temporalCli, chromium) {
     AUTH_RATE_LIMIT_PER_MINUTE: '1000',
     DATABASE_URL: '',
     TEMPORAL_ADDRESS: '',
+    NODE_EXTRA_CA_CERTS: tls.cert,
   };
   const product = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: ['ignore', 'inherit', 'inherit'] });
   const exited = new Promise((resolve) => product.on('exit', resolve));
@@ -190,6 +224,9 @@ async function e2e(temporalCli, chromium) {
         // The console journeys read the sandbox chain itself (an authorisation cancelled on chain).
         E2E_CHAIN_RPC_URL: `http://127.0.0.1:${chainPort}`,
         CHROMIUM_PATH: chromium,
+        // The MCP host journey's https server for its Client ID Metadata Document.
+        E2E_TLS_CERT: tls.cert,
+        E2E_TLS_KEY: tls.key,
         PLAYWRIGHT_JSON_OUTPUT_FILE: file,
       },
     });
@@ -253,19 +290,19 @@ async function main() {
   await vitest('unit', 'unit');
 
   const adminUrl = wanted('db-postgres') || wanted('temporal') ? await postgresAdminUrl() : undefined;
-  // The database suites keep both cores busy (vitest runs their files side by side); the
-  // temporal suite runs one file at a time and the e2e suite one browser, both mostly waiting on
-  // servers, so they run beside the database suites rather than after them: temporal at once,
-  // e2e as soon as either of the other two lanes is done. Each test makes its own database, so
-  // the lanes share nothing but the PostgreSQL server.
-  const databaseSuites = (async () => {
-    if (wanted('db-postgres')) {
-      if (adminUrl) await vitest('db-postgres', 'db', { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
-      else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
-      else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
-    }
-    await vitest('db-pglite', 'db', { PURSER_TEST_DB: 'pglite' });
+  // The database suites keep a core busy; the temporal suite runs one file at a time and the
+  // e2e suite one browser, both mostly waiting on servers, so they run beside the database suites
+  // rather than after them: temporal at once, e2e once the PostgreSQL database suite is done (the
+  // longest lane, e2e, then ends with the others). Each test makes its own database, so the lanes
+  // share nothing but the PostgreSQL server.
+  const database = ['db', 'db-isolated'];
+  const postgresSuite = (async () => {
+    if (!wanted('db-postgres')) return;
+    if (adminUrl) await vitest('db-postgres', database, { PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
+    else if (CI) record('db-postgres', 0, 1, 'CI=true requires PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
+    else log('db-postgres: not run, no PostgreSQL reachable (set DATABASE_URL or start one on 127.0.0.1:5432)');
   })();
+  const databaseSuites = postgresSuite.then(() => vitest('db-pglite', database, { PURSER_TEST_DB: 'pglite' }));
   const temporalSuite = (async () => {
     // Payments run on PostgreSQL, as in production: the worker-crash test starts the product as
     // a separate worker process, which must reach the same database.
@@ -274,7 +311,7 @@ async function main() {
     if (adminUrl) await vitest('temporal', 'temporal', { TEMPORAL_CLI_PATH: await temporalCli, PURSER_TEST_DB: 'postgres', TEST_DATABASE_URL: adminUrl });
     else record('temporal', 0, 1, 'the temporal suite needs PostgreSQL (DATABASE_URL or 127.0.0.1:5432)');
   })();
-  const e2eSuite = Promise.race([databaseSuites, temporalSuite]).then(async () => e2e(await temporalCli, await debian));
+  const e2eSuite = postgresSuite.then(async () => e2e(await temporalCli, await debian));
   await Promise.all([databaseSuites, temporalSuite, e2eSuite]);
 
   const passed = results.reduce((sum, r) => sum + r.passed, 0);

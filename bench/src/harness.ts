@@ -3,7 +3,7 @@
  * a fresh PostgreSQL database (openTestDatabase), or with `{ database: 'pglite' }` the embedded
  * default `npm start` runs (PGlite on files in a temp dir), a Temporal dev server (a child process,
  * stopped by its PID), the payments worker, the floor worker (floor-workflow.ts on a task
- * queue of its own) and, when asked, the sandbox chain (anvil, a child process stopped by its
+ * queue of its own, made on the first floor workflow) and, when asked, the sandbox chain (anvil, a child process stopped by its
  * PID) and the product's HTTP server on a free loopback port.
  */
 import { randomUUID } from 'node:crypto';
@@ -146,32 +146,43 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       app = { url, deps, chain };
     }
 
-    log('creating the workers (bundling workflow code when no fresh bundle exists)');
-    const workers = [
+    // Each worker runs until the harness closes; one that stops before then fails guard().
+    let closing = false;
+    const running: Array<{ worker: Worker; run: Promise<void> }> = [];
+    let workerGone!: (error: Error) => void;
+    const gone = new Promise<never>((_, reject) => (workerGone = reject));
+    gone.catch(() => {}); // observed through guard()
+    const run = (worker: Worker) => {
+      const ran = worker.run().then(() => {
+        if (!closing) workerGone(new Error('a Temporal worker stopped during the benchmark'));
+      }, (error: unknown) => workerGone(error instanceof Error ? error : new Error(String(error))));
+      running.push({ worker, run: ran });
+    };
+    cleanups.push(async () => {
+      closing = true;
+      for (const { worker } of running) if (worker.getState() === 'RUNNING') worker.shutdown();
+      await Promise.all(running.map(({ run: ran }) => ran));
+    });
+
+    log('creating the payments worker (bundling workflow code when no fresh bundle exists)');
+    run(
       await createPaymentsWorker({
         connection: workerConnection,
         namespace: 'default',
         activities: createWorkerActivities({ db, logger, masterKey, outbound, temporal, chain }),
       }),
-      await Worker.create({
+    );
+    // The floor worker is bench-only: made on the first floor workflow, so the benchmarks that
+    // run none (GET /balance) do not count its idle polling as the server process's CPU.
+    let floorWorker: Promise<void> | undefined;
+    const startFloorWorker = () =>
+      (floorWorker ??= Worker.create({
         connection: workerConnection,
         namespace: 'default',
         taskQueue: FLOOR_TASK_QUEUE,
         workflowsPath: FLOOR_WORKFLOWS_PATH,
         activities: { async noop() {} },
-      }),
-    ];
-    let closing = false;
-    const stopped = Promise.all(workers.map((worker) => worker.run()));
-    cleanups.push(async () => {
-      closing = true;
-      for (const worker of workers) if (worker.getState() === 'RUNNING') worker.shutdown();
-      await stopped;
-    });
-    const workerGone = stopped.then(() => {
-      if (!closing) throw new Error('a Temporal worker stopped during the benchmark');
-    });
-    workerGone.catch(() => {}); // observed through guard()
+      }).then(run));
 
     return {
       db,
@@ -185,9 +196,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       masterKey,
       app,
       async runFloorWorkflow(workflow = 'oneActivityWorkflow') {
+        await startFloorWorker();
         await client.workflow.execute(workflow, { taskQueue: FLOOR_TASK_QUEUE, workflowId: `bench-floor-${randomUUID()}`, args: [] });
       },
-      guard: <T>(work: Promise<T>) => Promise.race([work, workerGone.then(() => new Promise<never>(() => {}))]),
+      guard: <T>(work: Promise<T>) => Promise.race([work, gone]),
       close,
     };
   } catch (error) {

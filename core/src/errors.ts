@@ -23,6 +23,11 @@ export const ERROR_STATUS = {
    * where it comes from): a cross-site request forgery, refused before anything ran.
    */
   CROSS_ORIGIN_REQUEST: 403,
+  /**
+   * An OAuth access token without the scope the call needs (`read`, `pay` or `fetch`; the
+   * message and the `WWW-Authenticate` challenge name it). Nothing ran.
+   */
+  INSUFFICIENT_SCOPE: 403,
   AGENT_SUSPENDED: 403,
   /**
    * A request Purser would sign for the agent (an HTTP message signature, a sign-in-with-x
@@ -33,6 +38,10 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   IDEMPOTENCY_CONFLICT: 409,
+  /** A one-time approval link of a budget request that was already used: nothing changed. */
+  APPROVAL_LINK_USED: 409,
+  /** A one-time approval link of a budget request past its short life: nothing changed; decide in the console. */
+  APPROVAL_LINK_EXPIRED: 409,
   /**
    * A sandbox shortcut (test-money top-up, the sandbox KYA verifier) asked of a deployment on a
    * real network, where it would mint money or vouch for an identity. Nothing changed.

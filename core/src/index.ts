@@ -16,6 +16,7 @@ export * from './canonical-json';
 export * from './contracts/intents';
 export * from './contracts/webhooks';
 export * from './contracts/oauth';
+export * from './contracts/payment-sessions';
 export * from './contracts/budget-alerts';
 export * from './contracts/policies';
 export * from './contracts/kya';

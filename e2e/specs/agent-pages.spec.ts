@@ -41,6 +41,37 @@ async function ownerWithPaidAgent(request: APIRequestContext): Promise<PaidAgent
   return { id: agent.id, did: agent.did, name, apiKey: api_key.key };
 }
 
+/** Decodes the VS Code link's URL-encoded JSON and the Cursor link's base64 JSON. */
+function installedUrl(href: string): unknown {
+  if (href.startsWith('cursor:')) {
+    const config = new URL(href).searchParams.get('config') ?? '';
+    return (JSON.parse(Buffer.from(config, 'base64').toString('utf8')) as { url?: unknown }).url;
+  }
+  return (JSON.parse(decodeURIComponent(href.slice(href.indexOf('?') + 1))) as { url?: unknown }).url;
+}
+
+/** The 'Add to your assistant' card, first of the setup cards: the MCP URL and install links that carry it, no key. */
+async function expectAssistantCard(page: Page, base: string) {
+  const mcpUrl = `${base}/mcp`;
+  const card = page.getByRole('region', { name: 'Add to your assistant' });
+  await expect(card.getByText(mcpUrl, { exact: true })).toBeVisible();
+  await expect(card).toContainText('consent page');
+  const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
+  expect(headings.indexOf('Add to your assistant')).toBeLessThan(headings.indexOf('Agent DID'));
+  const links = [
+    { name: 'Install in VS Code', scheme: 'vscode:mcp/install?' },
+    { name: 'Install in VS Code Insiders', scheme: 'vscode-insiders:mcp/install?' },
+    { name: 'Install in Cursor', scheme: 'cursor://anysphere.cursor-deeplink/mcp/install?name=purser&config=' },
+  ];
+  for (const { name, scheme } of links) {
+    const href = (await card.getByRole('link', { name, exact: true }).getAttribute('href')) ?? '';
+    expect(href.startsWith(scheme), href).toBe(true);
+    expect(installedUrl(href)).toBe(mcpUrl);
+  }
+  await expect(card.getByText(`claude mcp add --transport http purser ${mcpUrl}`, { exact: true })).toBeVisible();
+  await expect(card).not.toContainText('X-Agent-DID');
+}
+
 async function setTheme(page: Page, mode: 'light' | 'dark') {
   await page.evaluate((value) => localStorage.setItem('purser-theme', value), mode);
   await page.reload();
@@ -159,7 +190,7 @@ test.describe('agent pages', () => {
     await page.goto(`/dashboard/agents/${agent.id}/connect`);
 
     await expect(page.getByRole('heading', { level: 1, name: 'Agent MCP Setup' })).toBeVisible();
-    for (const card of ['Agent Wallet', 'Agent DID', 'Spending Rules', 'API Key', 'MCP Base URL', 'Paid Fetch: x402 and MPP', 'x402 Payment Flow', 'Verifiable Credential', 'Workflow Checklist']) {
+    for (const card of ['Agent Wallet', 'Add to your assistant', 'Agent DID', 'Spending Rules', 'API Key', 'MCP Base URL', 'Paid Fetch: x402 and MPP', 'x402 Payment Flow', 'Verifiable Credential', 'Workflow Checklist']) {
       await expect(page.getByRole('heading', { level: 2, name: card, exact: true })).toBeVisible();
     }
     const didCard = page.getByRole('region', { name: 'Agent DID' });
@@ -173,6 +204,7 @@ test.describe('agent pages', () => {
     const declared = metadata.ok() && (metadata.headers()['content-type'] ?? '').includes('json') ? ((await metadata.json()) as { issuer: string }).issuer : null;
     const base = `${(declared ?? new URL(page.url()).origin).replace(/\/+$/, '')}${AGENT_API}`;
     await expect(page.getByRole('region', { name: 'MCP Base URL' }).getByText(base, { exact: true })).toBeVisible();
+    await expectAssistantCard(page, base);
     for (const path of ['/balance', '/payment', '/transactions', '/info']) {
       await expect(page.getByText(`${base}${path}`, { exact: true })).toBeVisible();
     }

@@ -21,14 +21,19 @@ export async function openInTheme(page: Page, theme: Theme, open: () => Promise<
 /**
  * Waits until every transition and finite animation on the page has ended. A dialog fading in
  * is half transparent, and axe would measure the contrast of its text against what shows
- * through; a spinner's endless animation is not waited for.
+ * through; a spinner's endless animation is not waited for. One that starts while others end (a
+ * button's colour easing in once the data it waited for arrived) is waited for too: the page is
+ * looked at again until two frames pass with none running.
  */
 export async function waitForAnimationsToEnd(page: Page): Promise<void> {
   await page.evaluate(async () => {
-    // A transition starts on the frame after the element is shown.
-    await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
-    const finite = document.getAnimations().filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity);
-    await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+    for (let round = 0; round < 20; round++) {
+      // A transition starts on the frame after the element is shown.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      const finite = document.getAnimations().filter((animation) => animation.playState === 'running' && animation.effect?.getComputedTiming().endTime !== Infinity);
+      if (finite.length === 0) return;
+      await Promise.all(finite.map((animation) => animation.finished.catch(() => undefined)));
+    }
   });
 }
 

@@ -5,9 +5,13 @@
  */
 import type { INodeProperties, INodePropertyCollection, INodePropertyOptions } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
-import { agentPaymentInput, CURRENCIES, RAIL_NAMES, SANDBOX_RAILS, x402FetchInput } from '@purser/core';
+import { agentPaymentInput, CURRENCIES, openPaymentSessionInput, PAYMENT_PROTOCOLS, PAYMENT_SESSION_STATUSES, RAIL_NAMES, requestPaymentSessionInput, SANDBOX_RAILS, x402FetchInput } from '@purser/core';
 import { Purser } from '../nodes/Purser/Purser.node';
 import { fetchBody } from '../nodes/Purser/resources/paidRequest/fetch';
+import { BUDGET_STATUSES } from '../nodes/Purser/resources/budget/getAll';
+import { openBudgetBody } from '../nodes/Purser/resources/budget/open';
+import { budgetRequestBody } from '../nodes/Purser/resources/budget/request';
+import { BUDGET_PROTOCOLS, BUDGET_RAILS } from '../nodes/Purser/resources/budget/terms';
 import { paymentBody } from '../nodes/Purser/resources/payment/create';
 
 const properties = new Purser().description.properties;
@@ -88,5 +92,31 @@ describe('the Purser node against the agent API contract', () => {
 
     const post = fetchBody({ url: 'https://seller.example/q', maxAmount: 1, method: 'POST', headers: [], body: '{"q":1}', options: {} });
     expect(x402FetchInput.parse(post)).toMatchObject({ body: '{"q":1}', method: 'POST' });
+  });
+});
+
+describe('the Budget resource against the payment session contracts', () => {
+  const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+
+  it('offers exactly the protocols, rails and statuses a budget may have, and labels sandbox rails', () => {
+    expect(BUDGET_PROTOCOLS.map((option) => option.value).sort()).toEqual([...PAYMENT_PROTOCOLS].sort());
+    expect(BUDGET_RAILS.map((option) => option.value).sort()).toEqual([...RAIL_NAMES].sort());
+    for (const rail of BUDGET_RAILS) expect(rail.name.includes('(Sandbox)')).toBe(SANDBOX_RAILS.includes(rail.value as (typeof SANDBOX_RAILS)[number]));
+    expect(BUDGET_STATUSES.map((option) => option.value).sort()).toEqual([...PAYMENT_SESSION_STATUSES].sort());
+  });
+
+  it('builds request and open bodies that the budget endpoints parse, leaving an empty scope out', () => {
+    const options = { perPaymentMax: 2, sellers: 'API.example.com, 0x000000000000000000000000000000000000dEaD', categories: 'data', protocols: ['mpp'], rails: ['ledger'] };
+    expect(requestPaymentSessionInput.parse(budgetRequestBody({ total: 5, expiresAt, reason: ' Data ', options }))).toMatchObject({
+      total: 5_000_000n,
+      per_payment_max: 2_000_000n,
+      reason: 'Data',
+      scope: { sellers: ['api.example.com', '0x000000000000000000000000000000000000dead'], categories: ['data'], protocols: ['mpp'], rails: ['ledger'] },
+    });
+    const minimal = budgetRequestBody({ total: 0.5, expiresAt, reason: 'Data', options: { sellers: ' ', protocols: [] } });
+    expect(minimal).toEqual({ total: 0.5, expires_at: expiresAt, reason: 'Data' });
+    expect(requestPaymentSessionInput.parse(minimal)).toMatchObject({ total: 500_000n });
+    const opened = openBudgetBody({ agentId: '0423e163-2809-4879-a27c-66df3ed4aa66', total: 10, expiresAt, options: { ...options, reason: 'Q4' } });
+    expect(openPaymentSessionInput.parse(opened)).toMatchObject({ totalUsd: 10_000_000n, perPaymentMaxUsd: 2_000_000n, reason: 'Q4' });
   });
 });

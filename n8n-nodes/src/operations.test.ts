@@ -13,7 +13,7 @@ import { PAYMENT_STATUSES } from '../nodes/Purser/shared/paymentStatus';
 import { signDelivery } from '../nodes/PurserTrigger/verifySignature';
 import { PurserTrigger } from '../nodes/PurserTrigger/PurserTrigger.node';
 import { fakeN8n, type FakeN8nOptions, type RecordedRequest, type ScriptedAnswer } from '../test/support/fake-n8n';
-import { AGENT_ID, EXAMPLES, INTENT_ID, PAYMENT, WAITING_FOR_APPROVAL } from '../test/support/operation-examples';
+import { AGENT_BUDGET, AGENT_ID, EXAMPLES, INTENT_ID, PAYMENT, SESSION_ID, WAITING_FOR_APPROVAL } from '../test/support/operation-examples';
 import { documentedOperations, servedOpenApiDocument, type DocumentedOperation } from '@purser/server/testing';
 
 const node = new Purser();
@@ -199,6 +199,116 @@ describe('the owner’s operations', () => {
       { status: 'pending_approval', limit: 100, agentId: AGENT_ID },
       { status: 'pending_approval', limit: 100, agentId: AGENT_ID, cursor: 'c1' },
     ]);
+  });
+});
+
+describe('Budget', () => {
+  const AGENT_API = 'https://purser.test/functions/v1/mcp-server';
+  const OWNER_API = 'https://purser.test/api/v1';
+
+  it('requests a budget as the agent with its terms and scope, and says what to do next in the node’s words', async () => {
+    const { output, requests } = await run({
+      parameters: {
+        resource: 'budget',
+        operation: 'request',
+        total: 5,
+        expiresAt: '2026-12-31T18:00:00+01:00',
+        reason: ' Market data for the weekly report ',
+        options: { perPaymentMax: 2, sellers: 'api.example.com, ,0x000000000000000000000000000000000000dEaD', categories: '', protocols: ['x402'], rails: [] },
+      },
+      answers: () => ({ statusCode: 201, body: { ...AGENT_BUDGET, status: 'requested', message: 'Read GET /budget/{session_id} until status is open, then pass session_id.' } }),
+    });
+    expect(requests).toEqual([
+      {
+        method: 'POST',
+        url: `${AGENT_API}/budget/request`,
+        credentialType: 'purserApi',
+        body: {
+          total: 5,
+          expires_at: '2026-12-31T17:00:00.000Z',
+          reason: 'Market data for the weekly report',
+          per_payment_max: 2,
+          scope: { sellers: ['api.example.com', '0x000000000000000000000000000000000000dEaD'], protocols: ['x402'] },
+        },
+      },
+    ]);
+    expect(output[0]!.json.message).toBe(
+      `Waiting for the owner to grant or reject it. Budget → Get shows where it stands; once its status is open, put ${SESSION_ID} into Budget (Session ID) under Options of Payment → Create.`,
+    );
+  });
+
+  it('reads an expiry without a time zone in the workflow’s, and refuses one that is no date before calling Purser', async () => {
+    const request = (expiresAt: string, timezone?: string) =>
+      run({
+        parameters: { resource: 'budget', operation: 'request', total: 5, expiresAt, reason: 'Data', options: {} },
+        ...(timezone ? { timezone } : {}),
+        answers: () => ({ statusCode: 201, body: AGENT_BUDGET }),
+      });
+    expect((await request('2026-12-31T18:00:00', 'Europe/Lisbon')).requests[0]!.body!.expires_at).toBe('2026-12-31T18:00:00.000Z');
+    expect((await request('2026-07-01T18:00:00', 'Europe/Berlin')).requests[0]!.body!.expires_at).toBe('2026-07-01T16:00:00.000Z');
+    expect((await request('2026-12-31T18:00:00', 'America/New_York')).requests[0]!.body!.expires_at).toBe('2026-12-31T23:00:00.000Z');
+    await expect(request('next week')).rejects.toThrow('Expires At must be a date and time');
+    await expect(run({ parameters: { resource: 'budget', operation: 'request', total: 5, expiresAt: '2026-12-31T00:00:00Z', reason: ' ', options: {} }, answers: [] })).rejects.toThrow(/Reason is empty/);
+  });
+
+  it('reads the agent’s budgets, each with a message naming the node’s fields', async () => {
+    const one = await run({ parameters: { resource: 'budget', operation: 'get', sessionId: ` ${SESSION_ID} ` }, answers: () => ({ body: AGENT_BUDGET }) });
+    expect(one.requests).toEqual([{ method: 'GET', url: `${AGENT_API}/budget/${SESSION_ID}`, credentialType: 'purserApi' }]);
+    expect(one.output[0]!.json).toMatchObject({ spent: 1, remaining: 2, message: expect.stringContaining('Budget (Session ID) under Options of Payment → Create') });
+    expect(one.output[0]!.json.message).not.toMatch(/GET \/budget|session_id/);
+    const many = await run({ parameters: { resource: 'budget', operation: 'getAll' }, answers: () => ({ body: { budgets: [AGENT_BUDGET, { ...AGENT_BUDGET, status: 'closed', closed_reason: 'revoked' }] } }) });
+    expect(many.output.map((item) => item.json.message)).toEqual([expect.stringMatching(/^Open:/), 'Closed (revoked): payments can no longer name it. Request a new budget if the task needs more.']);
+    await expect(run({ parameters: { resource: 'budget', operation: 'get', sessionId: ' ' }, answers: [] })).rejects.toThrow(/Session ID is empty/);
+  });
+
+  it('opens, lists, grants for less and sooner, rejects with a note and revokes as the owner', async () => {
+    const opened = await run({
+      parameters: { resource: 'budget', operation: 'open', agent: `did:agnic:${AGENT_ID}`, total: 10, expiresAt: '2026-12-31T00:00:00Z', options: { reason: 'Q4 research', rails: ['ledger'] } },
+      answers: () => ({ statusCode: 201, body: { id: SESSION_ID } }),
+    });
+    expect(opened.requests[0]).toEqual({
+      method: 'POST',
+      url: `${OWNER_API}/payment-sessions`,
+      credentialType: 'purserOwnerApi',
+      body: { agentId: AGENT_ID, totalUsd: 10, expiresAt: '2026-12-31T00:00:00.000Z', scope: { rails: ['ledger'] }, reason: 'Q4 research' },
+    });
+    const listed = await run({ parameters: { resource: 'budget', operation: 'getAllAsOwner', filters: { agent: AGENT_ID, status: 'requested' } }, answers: () => ({ body: { sessions: [{ id: 'a' }, { id: 'b' }] } }) });
+    expect(listed.requests[0]).toMatchObject({ method: 'GET', url: `${OWNER_API}/payment-sessions`, qs: { agentId: AGENT_ID, status: 'requested' } });
+    expect(listed.output.map((item) => item.json.id)).toEqual(['a', 'b']);
+    const granted = await run({
+      parameters: { resource: 'budget', operation: 'grant', sessionId: SESSION_ID, options: { total: 3, expiresAt: '2026-12-20T12:00:00Z', note: ' $3 is enough ' } },
+      answers: () => ({ body: { id: SESSION_ID, status: 'open' } }),
+    });
+    expect(granted.requests[0]).toMatchObject({ method: 'POST', url: `${OWNER_API}/payment-sessions/${SESSION_ID}/decide`, body: { approve: true, totalUsd: 3, expiresAt: '2026-12-20T12:00:00.000Z', note: '$3 is enough' } });
+    const asAsked = await run({ parameters: { resource: 'budget', operation: 'grant', sessionId: SESSION_ID, options: {} }, answers: () => ({ body: {} }) });
+    expect(asAsked.requests[0]!.body).toEqual({ approve: true });
+    const rejected = await run({ parameters: { resource: 'budget', operation: 'rejectRequest', sessionId: SESSION_ID, note: 'Not this week' }, answers: () => ({ body: {} }) });
+    expect(rejected.requests[0]).toMatchObject({ url: `${OWNER_API}/payment-sessions/${SESSION_ID}/decide`, body: { approve: false, note: 'Not this week' } });
+    const revoked = await run({ parameters: { resource: 'budget', operation: 'revoke', sessionId: SESSION_ID }, answers: () => ({ body: {} }) });
+    expect(revoked.requests[0]).toEqual({ method: 'POST', url: `${OWNER_API}/payment-sessions/${SESSION_ID}/revoke`, credentialType: 'purserOwnerApi' });
+  });
+
+  it('charges Payment → Create to the budget named, and explains a refusal by the budget', async () => {
+    const create = { resource: 'payment', operation: 'create', amount: 1, toAddress: '0xabc', currency: 'USDC', options: { sessionId: ` ${SESSION_ID} ` } };
+    const paid = await run({ parameters: create, answers: () => ({ body: PAYMENT }) });
+    expect(paid.requests[0]!.body).toEqual({ amount: 1, currency: 'USDC', to_address: '0xabc', session_id: SESSION_ID });
+    const refused = await run({
+      parameters: create,
+      answers: () => ({ statusCode: 422, body: { error: { code: 'POLICY_VIOLATION', message: `The payment session is closed: nothing can be charged to it. (SESSION_NOT_OPEN; payment intent ${INTENT_ID})` } } }),
+    }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as { message: string; description?: string },
+    );
+    expect(refused?.message).toBe(`POLICY_VIOLATION: The budget is closed: nothing can be charged to it. (SESSION_NOT_OPEN; payment intent ${INTENT_ID})`);
+    expect(refused?.description).toMatch(/^The budget named in Budget \(Session ID\) refused the payment/);
+    const invalid = await run({
+      parameters: create,
+      answers: () => ({ statusCode: 400, body: { error: { code: 'VALIDATION_FAILED', message: 'session_id must be the id of one of your payment sessions' } } }),
+    }).then(
+      () => undefined,
+      (thrown: unknown) => thrown as { message: string },
+    );
+    expect(invalid?.message).toBe('VALIDATION_FAILED: Budget (Session ID) must be the id of one of your budgets');
   });
 });
 

@@ -60,6 +60,7 @@ export const secretColumns = {
   webhookEndpoint: { secretCiphertext: true, secretIv: true, secretTag: true, previousSecretCiphertext: true, previousSecretIv: true, previousSecretTag: true },
   oauthToken: { tokenHash: true },
   oauthAuthorizationRequest: { codeHash: true },
+  paymentSessionApprovalLink: { tokenHash: true },
 } as const satisfies Prisma.GlobalOmitConfig;
 
 /** The configured client: the generated PrismaClient with secretColumns omitted. */

@@ -11,14 +11,18 @@ import { OPERATIONS as op } from './operations';
 import { Transport, type ConnectionOptions, type MoneyRequestOptions, type RequestOptions } from './transport';
 import type {
   AgentBalance,
+  AgentBudget,
+  AgentBudgetList,
   AgentInfo,
   AgentPayment,
   AgentPaymentBody,
+  AgentRequestedBudget,
   AgentTransaction,
   AgentTransactionList,
   PaidFetchBody,
   PaidFetchResult,
   PaymentReceipt,
+  RequestBudgetBody,
   X402ChannelClose,
   X402ChannelDetail,
   X402Channels,
@@ -167,6 +171,26 @@ export class PurserAgentClient {
   /** DID, credential, wallet addresses, spending rules, what is left of them, and x402 capabilities. */
   info(options?: RequestOptions): ApiPromise<AgentInfo> {
     return this.transport.call<AgentInfo>(op.agentInfo, { options });
+  }
+
+  /**
+   * Asks the owner for a budget for one task (a payment session): it waits as `requested` until
+   * the owner grants it (perhaps for less, or until sooner) or rejects it. The answer carries
+   * `approval_url`, a one-time link (30 minutes) to hand the owner, who decides there signed in.
+   * Follow it with budget(); once `open`, pass its `session_id` with the payments it is for.
+   */
+  requestBudget(body: RequestBudgetBody, options?: RequestOptions): ApiPromise<AgentRequestedBudget> {
+    return this.transport.call<AgentRequestedBudget>(op.agentRequestBudget, { body, options });
+  }
+
+  /** One of the agent's budgets: status, what it spent and what remains, the owner's note, and what to do next. */
+  budget(sessionId: string, options?: RequestOptions): ApiPromise<AgentBudget> {
+    return this.transport.call<AgentBudget>(op.agentBudget, { params: { sessionId }, options });
+  }
+
+  /** The agent's latest 50 budgets, newest first. */
+  budgets(options?: RequestOptions): ApiPromise<AgentBudgetList> {
+    return this.transport.call<AgentBudgetList>(op.agentBudgets, { options });
   }
 
   /**

@@ -3,7 +3,7 @@
  * public surface is what this file exports; everything else is internal.
  */
 export { PurserOwnerClient, type OwnerClientOptions } from './owner-client';
-export type { AgentsApi, ApiKeysApi, AuditApi, BudgetAlertsApi, CredentialsApi, IntentsApi, PoliciesApi, WalletApi, WebhooksApi } from './owner-client';
+export type { AgentsApi, ApiKeysApi, AuditApi, BudgetAlertsApi, CredentialsApi, IntentsApi, PaymentSessionsApi, PoliciesApi, WalletApi, WebhooksApi } from './owner-client';
 export { PurserAgentClient, DEFAULT_X402_MAX_AMOUNT, type AgentClientOptions, type X402Api } from './agent-client';
 export { wrapFetch, x402PaymentInfo, type WrapFetchOptions, type X402CallOptions, type X402PaymentInfo, type X402RequestInit } from './wrap-fetch';
 export { ApiPromise, PagePromise, type ResponseMeta, type RateLimit, type WithResponse } from './api-promise';

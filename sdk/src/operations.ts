@@ -112,6 +112,12 @@ const table = {
   approveIntent: owner('POST', '/intents/{intentId}/approve'),
   rejectIntent: owner('POST', '/intents/{intentId}/reject'),
   cancelIntent: owner('POST', '/intents/{intentId}/cancel'),
+  // Payment sessions
+  openPaymentSession: owner('POST', '/payment-sessions'),
+  listPaymentSessions: owner('GET', '/payment-sessions'),
+  getPaymentSession: owner('GET', '/payment-sessions/{sessionId}'),
+  decidePaymentSession: owner('POST', '/payment-sessions/{sessionId}/decide'),
+  revokePaymentSession: owner('POST', '/payment-sessions/{sessionId}/revoke'),
   // Webhooks
   listWebhookEndpoints: owner('GET', '/webhooks'),
   createWebhookEndpoint: owner('POST', '/webhooks'),
@@ -134,6 +140,9 @@ const table = {
   agentPaymentReceipt: agent('GET', '/payment/{intentId}/receipt'),
   agentTransactions: agent('GET', '/transactions'),
   agentInfo: agent('GET', '/info'),
+  agentRequestBudget: agent('POST', '/budget/request'),
+  agentBudget: agent('GET', '/budget/{sessionId}'),
+  agentBudgets: agent('GET', '/budgets'),
   // Not read-only: it calls the seller's URL, with the method and body the agent chose.
   x402Requirements: agent('POST', '/x402/requirements'),
   x402SignPayment: agent('POST', '/x402/sign-payment', MONEY),

@@ -1,6 +1,6 @@
 /**
  * The owner API (`/api/v1`): wallet, agents (and the kill switch), API keys, credentials, budget
- * alerts, policies, payment intents, webhooks and the audit log, one method per operation of the
+ * alerts, policies, payment sessions, payment intents, webhooks and the audit log, one method per operation of the
  * OpenAPI document. Authenticated with the owner's bearer token: a session access token or an
  * owner API key (`psk_...`). Every method answers an ApiPromise: await it for the data, or call
  * `.withResponse()` for the answer's metadata too; the cursor-paged lists (intents, audit
@@ -42,7 +42,9 @@ import type {
   ListAuditEntriesQuery,
   ListBudgetAlertsQuery,
   ListIntentsQuery,
+  ListPaymentSessionsQuery,
   ListPoliciesQuery,
+  OpenPaymentSessionBody,
   OwnerTransaction,
   OwnerWallet,
   PauseAllAgentsResult,
@@ -50,6 +52,9 @@ import type {
   PaymentReceipt,
   Policy,
   PolicyChanges,
+  PaymentSession,
+  PaymentSessionDecisionBody,
+  PaymentSessionList,
   PolicyList,
   ResumeAllAgentsResult,
   RotateAgentApiKeyResult,
@@ -187,6 +192,22 @@ function policiesApi(t: Transport) {
   };
 }
 
+function paymentSessionsApi(t: Transport) {
+  const session = (sessionId: string) => ({ sessionId });
+  return {
+    /** Opens a budget for one of your agents: open at once, with a total, an expiry (at most 30 days) and an optional cap per payment and scope. */
+    open: (body: OpenPaymentSessionBody, options?: RequestOptions) => t.call<PaymentSession>(op.openPaymentSession, { body, options }),
+    /** Newest first (200 at most), with what each spent; `agentId` and `status` narrow the list. */
+    list: (query: ListPaymentSessionsQuery = {}, options?: RequestOptions) => t.call<PaymentSessionList>(op.listPaymentSessions, { query, options }),
+    get: (sessionId: string, options?: RequestOptions) => t.call<PaymentSession>(op.getPaymentSession, { params: session(sessionId), options }),
+    /** Grants an agent's request (possibly for less, or until sooner) or rejects it with a note; 409 once decided. */
+    decide: (sessionId: string, body: PaymentSessionDecisionBody, options?: RequestOptions) =>
+      t.call<PaymentSession>(op.decidePaymentSession, { params: session(sessionId), body, options }),
+    /** Ends a waiting request or an open session at once. */
+    revoke: (sessionId: string, options?: RequestOptions) => t.call<PaymentSession>(op.revokePaymentSession, { params: session(sessionId), options }),
+  };
+}
+
 function intentsApi(t: Transport) {
   const intent = (intentId: string) => ({ intentId });
   return {
@@ -274,6 +295,7 @@ export type ApiKeysApi = ReturnType<typeof apiKeysApi>;
 export type CredentialsApi = ReturnType<typeof credentialsApi>;
 export type BudgetAlertsApi = ReturnType<typeof budgetAlertsApi>;
 export type PoliciesApi = ReturnType<typeof policiesApi>;
+export type PaymentSessionsApi = ReturnType<typeof paymentSessionsApi>;
 export type IntentsApi = ReturnType<typeof intentsApi>;
 export type WebhooksApi = ReturnType<typeof webhooksApi>;
 export type AuditApi = ReturnType<typeof auditApi>;
@@ -291,6 +313,7 @@ export class PurserOwnerClient {
   readonly credentials: CredentialsApi;
   readonly budgetAlerts: BudgetAlertsApi;
   readonly policies: PoliciesApi;
+  readonly paymentSessions: PaymentSessionsApi;
   readonly intents: IntentsApi;
   readonly webhooks: WebhooksApi;
   readonly audit: AuditApi;
@@ -304,6 +327,7 @@ export class PurserOwnerClient {
     this.credentials = credentialsApi(transport);
     this.budgetAlerts = budgetAlertsApi(transport);
     this.policies = policiesApi(transport);
+    this.paymentSessions = paymentSessionsApi(transport);
     this.intents = intentsApi(transport);
     this.webhooks = webhooksApi(transport);
     this.audit = auditApi(transport);

@@ -11,6 +11,9 @@ import type {
   agentIdentityView,
   agentInfoView,
   agentPaymentInput,
+  agentPaymentSessionListView,
+  agentPaymentSessionView,
+  agentRequestedPaymentSessionView,
   agentPaymentView,
   agentTransactionsInput,
   agentTransactionView,
@@ -32,6 +35,7 @@ import type {
   createPolicyInput,
   createWebhookEndpointInput,
   decideIntentInput,
+  decidePaymentSessionInput,
   deleteAgentResult,
   deleteWebhookEndpointResult,
   ErrorCode,
@@ -47,8 +51,11 @@ import type {
   listBudgetAlertsInput,
   listIntentsInput,
   listKyaVerificationsResult,
+  listPaymentSessionsInput,
   listPoliciesInput,
   mppReceiptView,
+  oauthConnectionEventView,
+  openPaymentSessionInput,
   ownerApiKeyListView,
   ownerApiKeyView,
   ownerTransactionView,
@@ -57,9 +64,13 @@ import type {
   paymentDetailView,
   PaymentProtocol as CorePaymentProtocol,
   paymentReceiptView,
+  paymentSessionEventView,
+  paymentSessionListView,
+  paymentSessionView,
   policyChanges,
   policyListView,
   policyView,
+  requestPaymentSessionInput,
   resumeAllAgentsResult,
   rotateAgentApiKeyResult,
   rotatedWebhookSecretView,
@@ -158,6 +169,21 @@ export type ListPoliciesQuery = z.input<typeof listPoliciesInput>;
 export type Policy = z.output<typeof policyView>;
 export type PolicyList = z.output<typeof policyListView>;
 
+// ---------------------------------------------------------------- payment sessions
+
+/** A budget for one agent and one task: `totalUsd`, optional `perPaymentMaxUsd`, `expiresAt` (at most 30 days away), optional `scope` and `reason`. */
+export type OpenPaymentSessionBody = z.input<typeof openPaymentSessionInput>;
+export type ListPaymentSessionsQuery = z.input<typeof listPaymentSessionsInput>;
+/** Grant (`approve: true`, optionally a lower `totalUsd` or a sooner `expiresAt`) or reject (`approve: false`, optionally a `note`). */
+export type PaymentSessionDecisionBody = Omit<z.input<typeof decidePaymentSessionInput>, 'sessionId'>;
+export type PaymentSession = z.output<typeof paymentSessionView>;
+export type PaymentSessionList = z.output<typeof paymentSessionListView>;
+/**
+ * The body of a `budget.requested`, `budget.granted`, `budget.rejected` or `budget.closed`
+ * webhook, for endpoints subscribed to them: the payment session in `data.session`.
+ */
+export type BudgetEvent = z.output<typeof paymentSessionEventView>;
+
 // ---------------------------------------------------------------- payment intents
 
 export type CreateIntentBody = z.input<typeof createIntentInput>;
@@ -192,8 +218,13 @@ export type DeleteWebhookEndpointResult = z.output<typeof deleteWebhookEndpointR
 export type WebhookDelivery = z.output<typeof webhookDeliveryView>;
 export type WebhookDeliveryList = z.output<typeof webhookDeliveryListView>;
 export type WebhookDeliveryDetail = z.output<typeof webhookDeliveryDetailView>;
-/** The body of every payment webhook Purser sends (budget.threshold events are BudgetThresholdEvent). */
+/** The body of every payment webhook Purser sends (budget.threshold events are BudgetThresholdEvent, connection.* events ConnectionEvent, budget.requested/granted/rejected/closed BudgetEvent). */
 export type WebhookEvent = z.output<typeof webhookEventView>;
+/**
+ * The body of a `connection.created` or `connection.revoked` webhook, for endpoints subscribed to
+ * them: an MCP host or other OAuth client the owner connected to an agent, or whose connection ended.
+ */
+export type ConnectionEvent = z.output<typeof oauthConnectionEventView>;
 
 // ---------------------------------------------------------------- audit log
 
@@ -212,6 +243,13 @@ export type AgentPayment = z.output<typeof agentPaymentView>;
 /** A page of the agent's transactions, newest first; `next_cursor` is where the next one starts (null: the last page). */
 export type AgentTransactionList = { transactions: AgentTransaction[]; next_cursor: string | null };
 export type AgentInfo = z.output<typeof agentInfoView>;
+/** `{ total, per_payment_max?, expires_at, scope?, reason }`: a budget the agent asks its owner for. */
+export type RequestBudgetBody = z.input<typeof requestPaymentSessionInput>;
+/** One of the agent's budgets (payment sessions), with what it spent, what remains and `message`: what to do next. */
+export type AgentBudget = z.output<typeof agentPaymentSessionView>;
+/** The answer to the agent's request: the budget, and `approval_url`, the one-time link its owner decides it from. */
+export type AgentRequestedBudget = z.output<typeof agentRequestedPaymentSessionView>;
+export type AgentBudgetList = z.output<typeof agentPaymentSessionListView>;
 
 export type X402Requirement = z.input<typeof x402RequirementSchema>;
 export type X402RequirementsBody = z.input<typeof x402RequirementsInput>;

@@ -683,6 +683,27 @@ describe('the kill switch, budget alerts and the audit log', () => {
   });
 });
 
+describe('payment sessions', () => {
+  it('lets the agent ask for a budget and the owner grant it for less, open one and revoke it', async () => {
+    const expiresAt = new Date(Date.now() + 3_600_000).toISOString();
+    const asked = await agentClientA.requestBudget({ total: 5, expires_at: expiresAt, reason: 'One research run', scope: { categories: ['data'] } });
+    expect(asked).toMatchObject({ status: 'requested', total: 5 });
+    expect(await agentClientA.budget(asked.session_id)).toMatchObject({ session_id: asked.session_id, status: 'requested' });
+    expect((await agentClientA.budgets()).budgets.map((budget) => budget.session_id)).toContain(asked.session_id);
+
+    const granted = await owner.paymentSessions.decide(asked.session_id, { approve: true, totalUsd: 3, note: 'Three is enough' });
+    expect(granted).toMatchObject({ id: asked.session_id, status: 'open', total: 3, decisionNote: 'Three is enough' });
+    expect(await apiError(owner.paymentSessions.decide(asked.session_id, { approve: false }))).toMatchObject({ status: 409, code: 'CONFLICT' });
+
+    const opened = await owner.paymentSessions.open({ agentId: agentA.agent.id, totalUsd: 2, expiresAt });
+    expect(opened).toMatchObject({ status: 'open', requestedBy: 'owner', total: 2 });
+    expect((await owner.paymentSessions.list({ agentId: agentA.agent.id })).sessions.map((listed) => listed.id)).toEqual(expect.arrayContaining([asked.session_id, opened.id]));
+    expect(await owner.paymentSessions.get(opened.id)).toMatchObject({ id: opened.id, spent: 0, remaining: 2 });
+    expect(await owner.paymentSessions.revoke(opened.id)).toMatchObject({ status: 'closed', closedReason: 'revoked' });
+    expect(await owner.paymentSessions.revoke(asked.session_id)).toMatchObject({ status: 'closed', closedReason: 'revoked' });
+  });
+});
+
 describe('coverage and the ledger', () => {
   it('called every operation of the OpenAPI document, and the session calls, against the product', async () => {
     const documented: DocumentedOperation[] = sdkSurfaceOperations(await (await fetch(`${appUrl}/api/v1/openapi.json`)).json());

@@ -8,7 +8,6 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import { fastifyTRPCPlugin, type FastifyTRPCPluginOptions } from '@trpc/server/adapters/fastify';
-import helmet from 'helmet';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import { AGENT_API_PREFIX, AppError } from '@purser/core';
 import { agentApiPlugin } from './http/agent-api/plugin';
@@ -27,7 +26,7 @@ import { identityRoutes } from './http/identity-routes';
 import { requireOperator } from './http/operator-token';
 import { registerMetricsRoute, type MetricsAccess } from './http/metrics-access';
 import { errorAnswer } from './http/error-answer';
-import { securityHeaders } from './http/security-headers';
+import { securityHeaderList, securityHeaderOptions } from './http/security-headers';
 import { prerenderedPages, SPA_SHELL } from './http/prerendered-pages';
 import { authenticateOwner } from './services/auth/authenticate-owner';
 import { apiV1Plugin } from './http/api-v1/plugin';
@@ -36,6 +35,7 @@ import type { AppDeps } from './deps';
 import type { Context } from './trpc/context';
 import { startOutboxRelay, type OutboxRelay } from './services/intents/workflow-outbox';
 import { startReconciler, type Reconciler } from './services/intents/reconcile-payment-workflows';
+import { sweepExpiredSessions } from './services/payment-sessions/close-payment-session';
 import { sweepSuspendedAgentAuthorizations } from './services/agents/sweep-suspended-authorizations';
 import { createMetrics, type AppMetrics } from './metrics/metrics';
 import type { Tracing } from './tracing/tracing';
@@ -70,6 +70,11 @@ export interface AppOptions extends AppDeps {
   metrics?: AppMetrics;
   /** Run the payment reconciler (services/intents/reconcile-payment-workflows.ts); tests that drive it themselves turn it off. */
   reconciler?: boolean;
+  /**
+   * Relay the payment workflow outbox (services/intents/workflow-outbox.ts); on by default. A test
+   * whose product processes must be the ones to start a workflow turns it off in its own app.
+   */
+  outboxRelay?: boolean;
   /** How often open subscriptions re-check their credentials (tests shorten it). */
   realtimeAuthCheckMs?: number;
   /** The assistant's model provider (none: offline from the docs), rate and time limits. */
@@ -79,7 +84,7 @@ export interface AppOptions extends AppDeps {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const { webDist, healthOnly = false, authRateLimits, oauthRateLimits, ownerRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, reconciler: reconcile = true, operatorToken, metricsAccess = 'operator', realtimeAuthCheckMs, assistant, tracing, metrics: given, ...deps } =
+  const { webDist, healthOnly = false, authRateLimits, oauthRateLimits, ownerRateLimits, signInThrottle, sessionRefresh, sandboxPaidApi = false, reconciler: reconcile = true, outboxRelay = true, operatorToken, metricsAccess = 'operator', realtimeAuthCheckMs, assistant, tracing, metrics: given, ...deps } =
     options;
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
@@ -105,10 +110,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     metrics.observeRequest({ method: request.method, route: request.routeOptions.url, statusCode: reply.statusCode, seconds: reply.elapsedTime / 1000 });
     done();
   });
-  // Helmet's middleware, built once: @fastify/helmet built it anew for every request (its CSP
-  // parsed each time), a tenth of GET /balance's CPU.
-  const setSecurityHeaders = helmet(securityHeaders(deps.publicUrl));
-  app.addHook('onRequest', (request, reply, done) => setSecurityHeaders(request.raw, reply.raw, (error) => done(error as Error | undefined)));
+  // The security headers, worked out once (security-headers.ts): set as they are on every response.
+  const securityHeaders = securityHeaderList(securityHeaderOptions(deps.publicUrl));
+  app.addHook('onRequest', (request, reply, done) => {
+    for (const [name, value] of securityHeaders) reply.raw.setHeader(name, value);
+    done();
+  });
 
   app.setErrorHandler((error, request, reply) => {
     const answer = errorAnswer(error, 'rest');
@@ -137,12 +144,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Payment workflows an earlier request or process could not start (an x402 payment's
   // outbox row): started once the app is ready, then every few seconds, until it closes.
   let relay: OutboxRelay | undefined;
-  app.addHook('onReady', async () => void (relay = startOutboxRelay(deps)));
+  if (outboxRelay) app.addHook('onReady', async () => void (relay = startOutboxRelay(deps)));
   app.addHook('onClose', async () => relay?.stop());
-  // Payments whose workflow closed with the intent open, and authorisations a suspension's sweep
-  // missed: looked for every minute (services/intents/reconcile-payment-workflows.ts).
+  // Payments whose workflow closed with the intent open, authorisations a suspension's sweep
+  // missed and payment sessions whose expiry timer never started: looked for every minute
+  // (services/intents/reconcile-payment-workflows.ts, payment-sessions/close-payment-session.ts).
   let reconciler: Reconciler | undefined;
-  if (reconcile) app.addHook('onReady', async () => void (reconciler = startReconciler({ ...deps, sweep: async () => void (await sweepSuspendedAgentAuthorizations(deps)) })));
+  const sweep = async () => {
+    await sweepSuspendedAgentAuthorizations(deps);
+    await sweepExpiredSessions(deps);
+  };
+  if (reconcile) app.addHook('onReady', async () => void (reconciler = startReconciler({ ...deps, sweep })));
   app.addHook('onClose', async () => reconciler?.stop());
 
   // Once for the whole app: /auth/v1 sets the session cookies, every surface reads them.

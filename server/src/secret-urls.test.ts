@@ -69,3 +69,25 @@ describe('secret URLs in log lines', () => {
     expect(redact('http://chain:8545 and https://sepolia.base.org answered')).toBe('http://chain:8545 and https://sepolia.base.org answered');
   });
 });
+
+describe("this product's own tokens in request URLs", () => {
+  const TOKEN = 'q2dTzXg4l1Yh9oN3vR8bWk0eJ6cUaPfS-_mB7iL5tQx';
+
+  it('keeps a budget approval link token out of the request log, in the page path and in the tRPC input that reads it', () => {
+    const { logger, lines } = capturingLogger({ LOG_LEVEL: 'info', LOG_PRETTY: false });
+    const input = encodeURIComponent(JSON.stringify({ token: TOKEN }));
+    logger.info({ req: { method: 'GET', url: `/approve/${TOKEN}` } }, 'incoming request');
+    logger.info({ req: { method: 'GET', url: `/trpc/paymentSessions.approvalLink?input=${input}` } }, 'incoming request');
+    logger.info({ body: { token: TOKEN, approve: true } }, 'decided by link');
+    logger.info({ req: { method: 'GET', url: `/auth?next=${encodeURIComponent(`/approve/${TOKEN}`)}` } }, 'incoming request');
+    expect(lines).toHaveLength(4);
+    for (const line of lines) expect(line).not.toContain(TOKEN);
+    expect(lines[0]).toContain('/approve/[redacted]');
+    expect(lines[1]).toContain('/trpc/paymentSessions.approvalLink?input=');
+  });
+
+  it('leaves short path segments and other fields alone', () => {
+    const redact = secretUrlRedactor([]);
+    expect(redact('/approve/abc and {"token":"short"} and /agents/123')).toBe('/approve/abc and {"token":"short"} and /agents/123');
+  });
+});

@@ -71,12 +71,24 @@ function secretParts(url: string): Array<[string, string]> {
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** Replaces every secret part of `urls` in a text; the identity when none has any. */
+/**
+ * Tokens that travel in this product's own request URLs, which the request log writes: a budget's
+ * one-time approval link (`/approve/<token>`, the page, also URL-encoded in a sign-in's `next`) and the tRPC input that reads or uses it
+ * (`"token":"<token>"`, URL-encoded in a GET). The token alone decides nothing (the owner must be
+ * signed in), but a log is no place for it.
+ */
+const REQUEST_URL_TOKENS = /((?:\/|%2F)approve(?:\/|%2F))[A-Za-z0-9_-]{16,}|((?:%22|")token(?:%22|")(?::|%3A)(?:%22|"))[A-Za-z0-9_-]{16,}/g;
+
+export function redactRequestUrlTokens(text: string): string {
+  return text.replace(REQUEST_URL_TOKENS, (_match, path: string | undefined, field: string | undefined) => `${path ?? field}${REDACTED}`);
+}
+
+/** Replaces every secret part of `urls` in a text, and the request URL tokens above. */
 export function secretUrlRedactor(urls: readonly string[]): Redact {
   const replacements = new Map<string, string>();
   for (const url of urls) for (const [part, shown] of secretParts(url)) if (!replacements.has(part)) replacements.set(part, shown);
-  if (replacements.size === 0) return (text) => text;
+  if (replacements.size === 0) return redactRequestUrlTokens;
   // Longest first: a whole URL is replaced before its path or a token within it.
   const pattern = new RegExp([...replacements.keys()].sort((a, b) => b.length - a.length).map(escape).join('|'), 'g');
-  return (text) => text.replace(pattern, (part) => replacements.get(part) ?? REDACTED);
+  return (text) => redactRequestUrlTokens(text.replace(pattern, (part) => replacements.get(part) ?? REDACTED));
 }

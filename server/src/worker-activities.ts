@@ -9,6 +9,7 @@ import { createPaymentSteps } from './services/payments/payment-steps';
 import { createX402BaseRail } from './services/paid-calls/create-x402-rail';
 import { createRails, type CreateRailsOptions } from './services/rails/create-rails';
 import { createWebhookSender } from './services/webhooks/deliver-webhook';
+import { createPaymentSessionCloser } from './services/payment-sessions/close-payment-session';
 import type { AppDeps } from './deps';
 
 export interface WorkerActivityDeps extends Pick<AppDeps, 'db' | 'logger' | 'masterKey' | 'outbound' | 'temporal' | 'x402MaxValiditySeconds'> {
@@ -33,5 +34,6 @@ export function createWorkerActivities(deps: WorkerActivityDeps) {
     db: deps.db,
     payments: createPaymentSteps({ db: deps.db, temporal: deps.temporal, logger: deps.logger, rails }),
     webhooks: createWebhookSender({ db: deps.db, masterKey: deps.masterKey, outbound: deps.outbound, fetchTimeoutMs: deps.webhookTimeoutMs }),
+    paymentSessions: createPaymentSessionCloser({ db: deps.db, temporal: deps.temporal, logger: deps.logger }),
   });
 }

@@ -115,7 +115,7 @@ describe('MCP', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name).sort()).toEqual(
-        ['get_balance', 'get_info', 'list_transactions', 'make_payment', 'x402_fetch', 'x402_proxy', 'x402_requirements', 'x402_sign_payment'].sort(),
+        ['get_balance', 'get_budget', 'get_info', 'list_transactions', 'make_payment', 'request_budget', 'x402_fetch', 'x402_proxy', 'x402_requirements', 'x402_sign_payment'].sort(),
       );
       for (const tool of tools) expect(tool.description?.length, tool.name).toBeGreaterThan(40);
       expect(tools.find((tool) => tool.name === 'make_payment')?.inputSchema.required).toEqual(expect.arrayContaining(['amount', 'to_address']));

@@ -7,8 +7,6 @@
  * A real anvil behind a relay that logs each JSON-RPC call the server makes, so the test counts
  * the balance reads that reach the node; a real database (PGlite or PostgreSQL).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { AgentBalanceView } from '@purser/core';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
@@ -22,13 +20,14 @@ import { ANVIL_MNEMONIC } from '../src/services/chain/sandbox/start-sandbox-chai
 import { startChain } from '../src/services/chain/start-chain';
 import { readAgentEvmAccount } from '../src/services/identity/agent-keys';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
+import { startLoggingRpcRelay, type LoggingRpcRelay } from './support/logging-rpc-relay';
 import { createTestApp, type TestApp } from './support/test-app';
 import { AGENT_API, ownerCall, type TestAgent } from './support/x402-fixtures';
 
 const ONE_USDC = 1_000_000n;
 
 let anvil: AnvilProcess;
-let relay: { url: string; calls: Array<{ method: string; params: unknown[] }>; close(): Promise<void> };
+let relay: LoggingRpcRelay;
 let chain: EvmChain;
 let t: TestApp;
 let baseUrl: string;
@@ -36,7 +35,9 @@ let owner: SignedUpOwner;
 
 beforeAll(async () => {
   anvil = await startAnvil({ chainId: 84532, mnemonic: ANVIL_MNEMONIC });
-  relay = await startLoggingRelay(anvil.rpcUrl);
+  // HTTP only: the server's WebSocket head feed is refused, so it polls the head through the relay,
+  // as it would a node without WebSockets (chain-head-feed.db.test.ts has the feed).
+  relay = await startLoggingRpcRelay(anvil.rpcUrl, { webSockets: false });
   chain = await startChain({ sandboxRpcUrl: relay.url });
   t = await createTestApp({ chain, agentRateLimitPerMinute: 10_000 });
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -50,28 +51,6 @@ afterAll(async () => {
   await relay?.close();
   await anvil?.stop();
 });
-
-/** A JSON-RPC relay in front of anvil that logs every call (batches split into their calls). */
-async function startLoggingRelay(target: string): Promise<typeof relay> {
-  const calls: Array<{ method: string; params: unknown[] }> = [];
-  const server: Server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const body = Buffer.concat(chunks).toString();
-      for (const call of [JSON.parse(body) as { method: string; params?: unknown[] }].flat()) calls.push({ method: call.method, params: call.params ?? [] });
-      void fetch(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body })
-        .then(async (answer) => response.writeHead(answer.status, { 'content-type': 'application/json' }).end(await answer.text()))
-        .catch(() => response.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    calls,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
-}
 
 async function newAgent(fund: number): Promise<TestAgent> {
   const created = await ownerCall(t.app, owner, 'POST', '/api/v1/agents', { name: `Agent ${Math.random().toString(36).slice(2, 8)}`, max_transaction_amount: 5, max_daily_limit: 50 });

@@ -93,8 +93,8 @@ describe('agents.spendHistory', () => {
     expect(history.dailyLimit).toBe(100);
     expect(history.dailyLimitExact).toBe('100');
     expect(history.days).toHaveLength(30);
-    expect(history.days.at(-1)).toEqual({ date: dayOf(now), spent: 7.5, spentExact: '7.5' });
-    expect(history.days.at(-3)).toEqual({ date: dayOf(twoDaysAgo), spent: 10.000001, spentExact: '10.000001' });
+    expect(history.days.at(-1)).toEqual({ date: dayOf(now), spent: 7.5, spentExact: '7.5', sessionSpent: 0, sessionSpentExact: '0' });
+    expect(history.days.at(-3)).toEqual({ date: dayOf(twoDaysAgo), spent: 10.000001, spentExact: '10.000001', sessionSpent: 0, sessionSpentExact: '0' });
     expect(history.days[0]!.date).toBe(dayOf(new Date(now.getTime() - 29 * DAY_MS)));
     const dates = history.days.map((day) => day.date);
     expect(dates).toEqual([...dates].sort());
@@ -105,7 +105,7 @@ describe('agents.spendHistory', () => {
     expect(longer.days).toHaveLength(45);
     expect(longer.days.find((day) => day.date === dayOf(new Date(now.getTime() - 40 * DAY_MS)))).toMatchObject({ spent: 20 });
     const single = dataOf<SpendHistoryView>(await query(owner, 'agents.spendHistory', { agentId: agent.id, days: 1 }));
-    expect(single.days).toEqual([{ date: dayOf(now), spent: 7.5, spentExact: '7.5' }]);
+    expect(single.days).toEqual([{ date: dayOf(now), spent: 7.5, spentExact: '7.5', sessionSpent: 0, sessionSpentExact: '0' }]);
   });
 
   it('accepts 1 to 90 days, and answers not found for another owner or a deleted agent', async () => {

@@ -56,9 +56,13 @@ describe('the OpenAPI document', () => {
     expect(operations.sort()).toEqual([...apiRoutes, ...sections].map((route) => route.operationId).sort());
     expect(new Set(operations).size).toBe(operations.length);
     expect(sections.map((route) => route.operationId)).toEqual(expect.arrayContaining(agentRoutes.map((route) => route.operationId)));
-    // The agent API keeps its own base path and authenticates with the agent's DID and key.
-    const payment = document.paths['/functions/v1/mcp-server/payment'] as unknown as { servers: unknown[]; post: { security: unknown[] } };
-    expect(payment.post.security).toEqual([{ agentDid: [], agentKey: [] }]);
+    // The agent API keeps its own base path and authenticates with the agent's DID and key, or an
+    // OAuth access token holding the route's scope.
+    const payment = document.paths['/functions/v1/mcp-server/payment'] as unknown as { servers: unknown[]; post: { security: unknown[] }; get: { security: unknown[] } };
+    expect(payment.post.security).toEqual([{ agentDid: [], agentKey: [] }, { agentOAuth: ['pay'] }]);
+    expect(payment.get.security).toEqual([{ agentDid: [], agentKey: [] }, { agentOAuth: ['read'] }]);
+    const schemes = (document as unknown as { components: { securitySchemes: Record<string, { flows?: { authorizationCode: { authorizationUrl: string; scopes: object } } }> } }).components.securitySchemes;
+    expect(schemes.agentOAuth?.flows?.authorizationCode).toMatchObject({ authorizationUrl: expect.stringMatching(/\/oauth\/authorize$/), scopes: { read: expect.any(String), pay: expect.any(String), fetch: expect.any(String) } });
     expect(JSON.stringify(payment.post)).toContain('to_address');
     expect(JSON.stringify(document.paths['/functions/v1/mcp-server/x402/sign-payment'])).toContain('Idempotency-Key');
     const createAgent = document.paths['/agents']?.post;

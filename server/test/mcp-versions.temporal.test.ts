@@ -23,7 +23,7 @@ const MODERN = '2026-07-28';
 const LEGACY = '2025-11-25';
 const VERSIONS = [MODERN, LEGACY] as const;
 type Version = (typeof VERSIONS)[number];
-const TOOL_NAMES = ['get_balance', 'get_info', 'list_transactions', 'make_payment', 'x402_fetch', 'x402_proxy', 'x402_requirements', 'x402_sign_payment'];
+const TOOL_NAMES = ['get_balance', 'get_budget', 'get_info', 'list_transactions', 'make_payment', 'request_budget', 'x402_fetch', 'x402_proxy', 'x402_requirements', 'x402_sign_payment'];
 
 let env: TemporalTestEnv;
 let prisma: PrismaClient;
@@ -102,7 +102,7 @@ describe.each(VERSIONS)('MCP %s', (version) => {
         expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), idempotentHint: expect.any(Boolean) });
       }
       const byName = (name: string) => tools.find((tool) => tool.name === name)!;
-      for (const read of ['get_balance', 'get_info', 'list_transactions']) expect(byName(read).annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      for (const read of ['get_balance', 'get_budget', 'get_info', 'list_transactions']) expect(byName(read).annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       for (const paying of ['make_payment', 'x402_sign_payment', 'x402_fetch']) {
         expect(byName(paying).annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, idempotentHint: false });
         expect(byName(paying).inputSchema.properties, paying).toHaveProperty('idempotency_key');

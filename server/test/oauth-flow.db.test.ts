@@ -121,7 +121,7 @@ describe('an authorization approved by the owner', () => {
     expect(tokens).toEqual({ access_token: expect.stringMatching(/^purser_at_[A-Za-z0-9_-]{43}$/), refresh_token: expect.stringMatching(/^purser_rt_[A-Za-z0-9_-]{43}$/), token_type: 'Bearer', expires_in: 3600, scope: 'read pay' });
 
     const verdict = await verifyAccessToken(t.deps, tokens.access_token, mcpResource);
-    expect(verdict).toMatchObject({ ok: true, grant: { agentId: owner.agentId, did: owner.did, ownerId: owner.userId, clientId, scopes: ['read', 'pay'], capUnits: 5_000_000n, spentUnits: 0n, resource: mcpResource } });
+    expect(verdict).toMatchObject({ ok: true, grant: { agentId: owner.agentId, did: owner.did, ownerId: owner.userId, clientId, scopes: ['read', 'pay'], capUnits: 5_000_000n, resource: mcpResource } });
 
     // Only hashes are stored: neither token nor the code is anywhere in the tables.
     const stored = JSON.stringify(await t.deps.db.prisma.oauthToken.findMany({ where: { connectionId: approved.connection.id }, omit: { tokenHash: false } }));

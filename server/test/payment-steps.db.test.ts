@@ -185,7 +185,7 @@ describe('payment steps', () => {
       });
       const report = await verifyLedger(db);
       expect(report.ok).toBe(false);
-      expect(report.problems).toEqual([expect.stringMatching(/^hold account .*: USDC balance 1000000 but payments in flight total 0$/)]);
+      expect(report.problems).toEqual([expect.stringMatching(/^hold account .*: USDC balance 1000000 but payments in flight total 0 and sessions set aside 0$/)]);
     } finally {
       await other.cleanup();
     }

@@ -307,7 +307,7 @@ describe('the payment list', () => {
     const document = (await get('/api/v1/openapi.json')).json() as { paths: Record<string, Record<string, { operationId: string; parameters: { name: string; in: string }[] }>> };
     const list = document.paths['/intents']!.get!;
     expect(list.parameters.filter((parameter) => parameter.in === 'query').map((parameter) => parameter.name).sort()).toEqual(
-      ['agentId', 'cursor', 'from', 'limit', 'maxAmount', 'minAmount', 'protocol', 'rail', 'search', 'status', 'to'].sort(),
+      ['agentId', 'cursor', 'from', 'limit', 'maxAmount', 'minAmount', 'protocol', 'rail', 'search', 'sessionId', 'status', 'to'].sort(),
     );
     expect(document.paths['/intents/{intentId}/detail']!.get!.operationId).toBe('getPaymentDetail');
   });

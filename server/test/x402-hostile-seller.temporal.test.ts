@@ -190,7 +190,8 @@ describe('a seller asking for a window of centuries', () => {
         const response = await agentCall(appUrl, agent, 'POST', '/x402/fetch', { url: `${sellerUrl}${path}` });
         const finished = Math.ceil(Date.now() / 1000);
         expect(response.status, JSON.stringify(response.body)).toBe(200);
-        expect(response.body).toMatchObject({ status: 200, payment: { status: 'processing' } });
+        // The answer may find its settle still running or already done (a quick workflow beats it).
+        expect(response.body).toMatchObject({ status: 200, payment: { status: expect.stringMatching(/^(processing|settled)$/) } });
         await intentReaches(prisma, (response.body as { payment: { intent_id: string } }).payment.intent_id, 'settled');
 
         const [received] = seen.filter((entry) => entry.path === path && entry.payment).map((entry) => entry.payment!);

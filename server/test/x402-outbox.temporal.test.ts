@@ -37,7 +37,9 @@ let seller: Address;
 beforeAll(async () => {
   chain = await startChain({ sandboxPort: 0 });
   seller = chain.sandboxSeller!;
-  env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000 });
+  // The product processes this suite starts and kills relay the outbox; this process's app must
+  // not (it reaches Temporal directly, and would start a workflow the test expects none to).
+  env = await startTemporalTestEnv({ chain, agentRateLimitPerMinute: 10_000, outboxRelay: false });
   prisma = env.testApp.deps.db.prisma;
   owner = await signUpTestOwner(env.testApp.app, prisma);
   expect((await ownerCall(env.testApp.app, owner, 'POST', '/api/v1/wallet/top-up', { amount: 100 })).statusCode).toBe(200);

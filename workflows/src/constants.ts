@@ -6,11 +6,17 @@ export const WORKFLOW_NAMES = {
   healthCheck: 'healthCheckWorkflow',
   payment: 'paymentWorkflow',
   webhookDelivery: 'webhookDeliveryWorkflow',
+  paymentSessionExpiry: 'paymentSessionExpiryWorkflow',
 } as const;
 
 /** The payment workflow of an intent: the intent id is the business id (STYLE.md, Money). */
 export function paymentWorkflowId(intentId: string): string {
   return `payment-${intentId}`;
+}
+
+/** The timer that closes an open payment session at its expiry: one per session, never reused. */
+export function paymentSessionExpiryWorkflowId(sessionId: string): string {
+  return `payment-session-expiry-${sessionId}`;
 }
 
 /** One delivery run of a webhook; `run` counts redeliveries (1 for the first). */

@@ -11,6 +11,7 @@ import type { healthCheckWorkflow, HealthCheckResult } from './workflows';
 export {
   DEFAULT_APPROVAL_TIME_BOX_MS,
   DEFAULT_WEBHOOK_RETRY,
+  paymentSessionExpiryWorkflowId,
   paymentWorkflowId,
   TASK_QUEUE,
   WORKFLOW_NAMES,
@@ -24,6 +25,7 @@ export {
   type ActivityDependencies,
   type DatabaseHealth,
   type PaymentActivities,
+  type PaymentSessionCloser,
   type PaymentSteps,
   type WebhookSender,
 } from './activities';

@@ -33,6 +33,8 @@ export const agentPaymentInput = z.object({
   /** The ledger (an internal custodial transfer) unless the agent asks for another rail. */
   rail: railSchema.exclude(['x402-base']).default('ledger'),
   idempotency_key: idempotencyKeySchema.optional(),
+  /** The payment session (issue 43) to charge the payment to: one of the agent's own, open, covering it. */
+  session_id: z.uuid({ error: 'session_id must be the id of one of your payment sessions' }).optional(),
 });
 export type AgentPaymentBody = z.input<typeof agentPaymentInput>;
 export type AgentPaymentInput = z.output<typeof agentPaymentInput>;
@@ -88,6 +90,8 @@ export const x402SignPaymentFields = z.object({
   description: z.string().trim().max(500, { error: 'description must be at most 500 characters' }).optional(),
   category: text('category', 100).optional(),
   idempotency_key: idempotencyKeySchema.optional(),
+  /** The payment session (issue 43) to charge the payment to: one of the agent's own, open, covering it. */
+  session_id: z.uuid({ error: 'session_id must be the id of one of your payment sessions' }).optional(),
   /**
    * x402 v2: the 402's `extensions`, as the seller sent them. Purser answers the ones it supports
    * (payment-identifier: the payment's identifier, derived from the Idempotency-Key).
@@ -122,6 +126,8 @@ export const x402FetchInput = z.object({
   description: z.string().trim().max(500, { error: 'description must be at most 500 characters' }).optional(),
   category: text('category', 100).optional(),
   idempotency_key: idempotencyKeySchema.optional(),
+  /** The payment session (issue 43) to charge the payment to: one of the agent's own, open, covering it. */
+  session_id: z.uuid({ error: 'session_id must be the id of one of your payment sessions' }).optional(),
 });
 export type X402FetchInput = z.output<typeof x402FetchInput>;
 

@@ -292,12 +292,13 @@ export type SpendHistoryInput = z.output<typeof spendHistoryInput>;
 /**
  * An agent's spend per UTC day, oldest first, today last, days without spend included:
  * payments held or settled (released ones do not count), as the daily limit counts them.
- * `dailyLimit` is the agent's spending rules' limit now (the chart's limit line).
+ * `dailyLimit` is the agent's spending rules' limit now (the chart's limit line). `sessionSpent`
+ * is the part of a day's spend paid from payment sessions (payments that named one).
  */
 export const spendHistoryView = z.object({
   currency: z.literal('USDC'),
   dailyLimit: z.number(),
   dailyLimitExact: z.string(),
-  days: z.array(z.object({ date: z.string(), spent: z.number(), spentExact: z.string() })),
+  days: z.array(z.object({ date: z.string(), spent: z.number(), spentExact: z.string(), sessionSpent: z.number(), sessionSpentExact: z.string() })),
 });
 export type SpendHistoryView = z.infer<typeof spendHistoryView>;

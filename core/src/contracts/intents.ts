@@ -134,6 +134,8 @@ export const createIntentInput = z.object({
   /** A policy attached to this intent alone, in the same call (see attachPolicyInput). */
   policy: policyRulesSchema.optional(),
   idempotencyKey: idempotencyKeySchema.optional(),
+  /** The payment session (issue 43) the payment is charged to: one of the agent's own. */
+  paymentSessionId: z.uuid({ error: 'paymentSessionId must be the id of one of the agent\'s payment sessions' }).optional(),
 });
 export type CreateIntentBody = z.input<typeof createIntentInput>;
 export type CreateIntentInput = z.output<typeof createIntentInput>;
@@ -188,6 +190,8 @@ function dollarBound(field: string) {
 export const listIntentsInput = z
   .object({
     agentId: z.uuid({ error: 'agentId must be a UUID' }).optional(),
+    /** Payments that named this payment session. */
+    sessionId: z.uuid({ error: 'sessionId must be a UUID' }).optional(),
     /** One status, or several (any of them). */
     status: z
       .union([intentStatusSchema, z.array(intentStatusSchema).min(1, { error: STATUS_MESSAGE }).max(INTENT_STATUSES.length, { error: STATUS_MESSAGE })], {
@@ -270,6 +274,8 @@ export const intentView = z.object({
   geography: z.string().nullable(),
   maxRetries: z.number(),
   metadata: z.record(z.string(), z.unknown()),
+  /** The payment session the agent named for this payment, if any. */
+  paymentSessionId: z.string().nullable(),
   rail: railSchema,
   /** A paid call (the x402-base rail): the wire protocol it is paid in, x402 or MPP; null for every other payment. */
   protocol: z.enum(PAYMENT_PROTOCOLS).nullable(),

@@ -51,7 +51,7 @@ describe('createWebhookEndpointInput', () => {
     expect(firstMessage(createWebhookEndpointInput.safeParse({ url: 'https://a.example', events: [] }))).toBe(WEBHOOK_EVENTS_MESSAGE);
     expect(firstMessage(createWebhookEndpointInput.safeParse({ url: 'https://a.example', events: ['intent.paid'] }))).toBe(WEBHOOK_EVENTS_MESSAGE);
     expect(WEBHOOK_EVENTS_MESSAGE).toBe(
-      'Webhook events must be one or more of intent.created, intent.approved, settlement.completed, policy.violation, budget.threshold, connection.created, connection.revoked',
+      'Webhook events must be one or more of intent.created, intent.approved, settlement.completed, policy.violation, budget.threshold, connection.created, connection.revoked, budget.requested, budget.granted, budget.rejected, budget.closed',
     );
   });
 

@@ -9,15 +9,17 @@ import { z } from 'zod';
 import { BUDGET_THRESHOLD_EVENT } from './budget-alerts';
 import { WEBHOOK_EVENT_TYPES } from './intents';
 import { OAUTH_CONNECTION_EVENTS } from './oauth';
+import { PAYMENT_SESSION_EVENTS } from './payment-sessions';
 
 /**
  * What an endpoint may subscribe to: the four payment events of the spec (WEBHOOK_EVENT_TYPES,
  * whose body carries the intent), budget.threshold (budget-alerts.ts, whose body carries the
- * alert) and connection.created / connection.revoked (oauth.ts, whose body carries the OAuth
- * connection). A new endpoint gets the four payment events unless it names its events, so a
- * receiver written for intent events never meets another body unasked.
+ * alert), connection.created / connection.revoked (oauth.ts, whose body carries the OAuth
+ * connection) and budget.requested / granted / rejected / closed (payment-sessions.ts, whose
+ * body carries the payment session). A new endpoint gets the four payment events unless it names
+ * its events, so a receiver written for intent events never meets another body unasked.
  */
-export const WEBHOOK_SUBSCRIBABLE_EVENTS = [...WEBHOOK_EVENT_TYPES, BUDGET_THRESHOLD_EVENT, ...OAUTH_CONNECTION_EVENTS] as const;
+export const WEBHOOK_SUBSCRIBABLE_EVENTS = [...WEBHOOK_EVENT_TYPES, BUDGET_THRESHOLD_EVENT, ...OAUTH_CONNECTION_EVENTS, ...PAYMENT_SESSION_EVENTS] as const;
 export type WebhookSubscribableEvent = (typeof WEBHOOK_SUBSCRIBABLE_EVENTS)[number];
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;

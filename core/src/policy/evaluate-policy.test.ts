@@ -7,6 +7,8 @@ import {
   hostRefusal,
   POLICY_RULE_CODES,
   type PolicyAgent,
+  type PolicyConnection,
+  type PolicySession,
   type PolicyDocument,
   type PolicyEvaluation,
   type PolicyIntent,
@@ -29,6 +31,8 @@ interface Scenario {
   rules?: PolicyRulesDocument;
   policies?: PolicyDocument[];
   usage?: Partial<PolicyUsage>;
+  connection?: PolicyConnection;
+  session?: PolicySession;
   at?: Date;
   timeZone?: string;
 }
@@ -46,6 +50,8 @@ function evaluate(scenario: Scenario = {}): PolicyEvaluation {
     },
     policies: scenario.policies ?? (scenario.rules ? [policy(scenario.rules)] : []),
     usage: { spentInWindow: 0n, spentThisMonth: 0n, ...scenario.usage },
+    connection: scenario.connection,
+    session: scenario.session,
     at: scenario.at ?? WEDNESDAY_NOON,
     timeZone: scenario.timeZone ?? 'UTC',
   });
@@ -107,6 +113,76 @@ describe('the agent spending rules', () => {
 
   it('never ask for approval when the threshold is null', () => {
     expect(evaluate({ agent: { spendingRules: { approvalThreshold: null } }, intent: { amount: $(5_000) } }).decision).toBe('allow');
+  });
+});
+
+describe("an OAuth connection's cap", () => {
+  it('lets a payment through up to the cap, exactly', () => {
+    expect(evaluate({ connection: { capUnits: $(5), spentUnits: $(1) }, intent: { amount: $(4) } }).decision).toBe('allow');
+  });
+
+  it('denies a payment that would pass the cap, with the figures', () => {
+    const result = evaluate({ connection: { capUnits: $(5), spentUnits: $(1) }, intent: { amount: $(4) + 1n } });
+    expect(result.decision).toBe('deny');
+    expect(result.fired).toEqual([
+      {
+        rule: 'connection.cap',
+        outcome: 'deny',
+        code: 'CONNECTION_CAP_EXCEEDED',
+        message: "This connection's spending cap is $5.00; $1.00 was spent through it, so this payment of $4.000001 would make it $5.000001.",
+        shadow: false,
+      },
+    ]);
+  });
+
+  it('only narrows the agent rules: both fire when both are passed', () => {
+    const result = evaluate({ connection: { capUnits: $(50), spentUnits: 0n }, agent: { spendingRules: { maxTransactionAmount: $(20) } }, intent: { amount: $(60) } });
+    expect(codes(result).sort()).toEqual(['CONNECTION_CAP_EXCEEDED', 'MAX_PER_TRANSACTION_EXCEEDED']);
+  });
+});
+
+describe('a payment session', () => {
+  const session = (fields: Partial<PolicySession> = {}): PolicySession => ({
+    status: 'open',
+    expiresAt: new Date(WEDNESDAY_NOON.getTime() + 3_600_000),
+    totalUnits: $(10),
+    perPaymentUnits: null,
+    spentUnits: 0n,
+    scope: {},
+    ...fields,
+  });
+
+  it('lets a payment through up to what is left, exactly', () => {
+    expect(evaluate({ session: session({ spentUnits: $(6) }), intent: { amount: $(4) } }).decision).toBe('allow');
+  });
+
+  it('denies what would pass its total or its cap per payment, with the figures', () => {
+    const over = evaluate({ session: session({ spentUnits: $(6) }), intent: { amount: $(4) + 1n } });
+    expect(codes(over)).toEqual(['SESSION_BUDGET_EXCEEDED']);
+    expect(over.fired[0]?.message).toBe("The payment session's budget is $10.00; $6.00 was spent from it, so this payment of $4.000001 would make it $10.000001.");
+    expect(codes(evaluate({ session: session({ perPaymentUnits: $(1) }), intent: { amount: $(2) } }))).toEqual(['SESSION_PER_PAYMENT_EXCEEDED']);
+  });
+
+  it('denies everything once it is not open: expired, requested, rejected or closed', () => {
+    expect(codes(evaluate({ session: session({ expiresAt: WEDNESDAY_NOON }) }))).toEqual(['SESSION_NOT_OPEN']);
+    for (const status of ['requested', 'rejected', 'closed'] as const) expect(codes(evaluate({ session: session({ status }) }))).toEqual(['SESSION_NOT_OPEN']);
+  });
+
+  it('covers only the sellers, categories, rails and protocols its scope names', () => {
+    const scoped = session({ scope: { sellers: ['api.example.com', '0x70997970c51812dc3a010c7d01b50e0d17dc79c8'], categories: ['data'], rails: ['x402-base'], protocols: ['x402'] } });
+    const inScope = { merchant: 'api.example.com', category: 'data', rail: 'x402-base', protocol: 'x402' };
+    expect(evaluate({ session: scoped, intent: inScope }).decision).toBe('allow');
+    expect(evaluate({ session: scoped, intent: { ...inScope, merchant: null, toAddress: '0x70997970C51812dc3A010C7d01b50e0d17dc79C8' } }).decision).toBe('allow');
+    expect(evaluate({ session: scoped, intent: { ...inScope, merchant: 'API.example.com:8443' } }).decision).toBe('allow');
+    expect(evaluate({ session: scoped, intent: { ...inScope, merchant: 'https://api.example.com/v1' } }).decision).toBe('allow');
+    for (const outside of [{ merchant: 'evil.example.com' }, { category: 'travel' }, { rail: 'ledger' }, { protocol: 'mpp' }, { merchantVerified: false }]) {
+      expect(codes(evaluate({ session: scoped, intent: { ...inScope, ...outside } })), JSON.stringify(outside)).toEqual(['SESSION_OUT_OF_SCOPE']);
+    }
+  });
+
+  it('never lifts the agent rules', () => {
+    const result = evaluate({ session: session({ totalUnits: $(100) }), agent: { spendingRules: { maxTransactionAmount: $(5) } }, intent: { amount: $(20) } });
+    expect(codes(result)).toEqual(['MAX_PER_TRANSACTION_EXCEEDED']);
   });
 });
 
@@ -622,6 +698,11 @@ describe('the decision', () => {
       'KYA_TIER_CAP_EXCEEDED',
       'KYA_TIER_TOO_LOW',
       'KYA_ESCALATION_REQUIRED',
+      'CONNECTION_CAP_EXCEEDED',
+      'SESSION_NOT_OPEN',
+      'SESSION_OUT_OF_SCOPE',
+      'SESSION_PER_PAYMENT_EXCEEDED',
+      'SESSION_BUDGET_EXCEEDED',
     ]);
   });
 });

@@ -29,6 +29,11 @@ export const POLICY_RULE_CODES = [
   'KYA_TIER_CAP_EXCEEDED',
   'KYA_TIER_TOO_LOW',
   'KYA_ESCALATION_REQUIRED',
+  'CONNECTION_CAP_EXCEEDED',
+  'SESSION_NOT_OPEN',
+  'SESSION_OUT_OF_SCOPE',
+  'SESSION_PER_PAYMENT_EXCEEDED',
+  'SESSION_BUDGET_EXCEEDED',
 ] as const;
 export type PolicyRuleCode = (typeof POLICY_RULE_CODES)[number];
 
@@ -54,6 +59,9 @@ export interface PolicyIntent {
   country?: string | null;
   /** The lowest KYA tier the intent asks the paying agent to hold. */
   kyaTier?: KyaTier | null;
+  /** The rail (core's RAIL_NAMES) and, for a paid HTTP call, the protocol (x402, mpp): a session's scope may name them. */
+  rail?: string | null;
+  protocol?: string | null;
 }
 
 export interface PolicyAgent {
@@ -81,9 +89,36 @@ export interface PolicyUsage {
   spentThisMonth: bigint;
 }
 
+/**
+ * The OAuth connection a payment is made through (issue 42): its owner's cap, and what was spent
+ * through it so far (held or paid, atomic units). The cap only narrows the agent's own rules.
+ */
+export interface PolicyConnection {
+  capUnits: bigint;
+  spentUnits: bigint;
+}
+
+/**
+ * The payment session a payment is charged to (issue 43): its state, what was spent from it (held
+ * or paid, atomic units) and what it may pay for. The session only narrows the agent's rules.
+ */
+export interface PolicySession {
+  status: 'requested' | 'open' | 'rejected' | 'closed';
+  expiresAt: Date;
+  totalUnits: bigint;
+  perPaymentUnits: bigint | null;
+  spentUnits: bigint;
+  /** Lists left out or empty do not narrow it; sellers are host names or addresses, lower-case. */
+  scope: { sellers?: readonly string[]; categories?: readonly string[]; protocols?: readonly string[]; rails?: readonly string[] };
+}
+
 export interface PolicyInput {
   intent: PolicyIntent;
   agent: PolicyAgent;
+  /** The capped OAuth connection the payment is made through; absent for any other payment. */
+  connection?: PolicyConnection | null;
+  /** The payment session the payment is charged to; absent for any other payment. */
+  session?: PolicySession | null;
   /** The enabled policies that apply to this agent, enforced and shadow, in a stable order. */
   policies: readonly PolicyDocument[];
   usage: PolicyUsage;
@@ -176,6 +211,7 @@ function evaluateWith(input: PolicyInput, local: ZonedTime, policies: readonly P
     fired.push({ ...entry, shadow: entry.policyId !== undefined && entry.policyId === shadowId });
   };
   checkSpendingRules(input, fire);
+  checkSession(input, fire);
   checkKya(input, policies, fire);
   for (const policy of policies) checkPolicy(input, local, policy, fire);
   return fired;
@@ -183,10 +219,20 @@ function evaluateWith(input: PolicyInput, local: ZonedTime, policies: readonly P
 
 type Fire = (entry: Omit<FiredRule, 'shadow'>) => void;
 
-function checkSpendingRules({ intent, agent, usage }: PolicyInput, fire: Fire): void {
+function checkSpendingRules({ intent, agent, usage, connection }: PolicyInput, fire: Fire): void {
   const { amount } = intent;
   const rules = agent.spendingRules;
   const source = "The agent's spending rules";
+  if (connection && connection.spentUnits + amount > connection.capUnits) {
+    fire({
+      rule: 'connection.cap',
+      outcome: 'deny',
+      code: 'CONNECTION_CAP_EXCEEDED',
+      message:
+        `This connection's spending cap is ${usd(connection.capUnits)}; ${usd(connection.spentUnits)} was spent through it, ` +
+        `so this payment of ${usd(amount)} would make it ${usd(connection.spentUnits + amount)}.`,
+    });
+  }
   if (amount > rules.maxTransactionAmount) {
     fire({
       rule: 'agent.maxTransactionAmount',
@@ -211,6 +257,53 @@ function checkSpendingRules({ intent, agent, usage }: PolicyInput, fire: Fire): 
       message: `${source} send payments above ${usd(rules.approvalThreshold)} to the owner for approval; this payment is ${usd(amount)}.`,
     });
   }
+}
+
+/** A payment charged to a session: the session open at `at`, the payment in its scope, its caps kept. */
+function checkSession({ intent, session, at }: PolicyInput, fire: Fire): void {
+  if (!session) return;
+  const { amount } = intent;
+  if (session.status !== 'open' || session.expiresAt.getTime() <= at.getTime()) {
+    const state = session.status === 'open' ? 'has expired' : session.status === 'requested' ? 'waits for the owner' : `is ${session.status}`;
+    fire({ rule: 'session.open', outcome: 'deny', code: 'SESSION_NOT_OPEN', message: `The payment session ${state}: nothing can be charged to it.` });
+    return;
+  }
+  const outside = sessionScopeMisses(session.scope, intent);
+  if (outside) fire({ rule: 'session.scope', outcome: 'deny', code: 'SESSION_OUT_OF_SCOPE', message: `The payment session does not cover this payment: ${outside}.` });
+  if (session.perPaymentUnits !== null && amount > session.perPaymentUnits) {
+    fire({ rule: 'session.perPayment', outcome: 'deny', code: 'SESSION_PER_PAYMENT_EXCEEDED', message: perTransactionMessage('The payment session allows', session.perPaymentUnits, amount) });
+  }
+  if (session.spentUnits + amount > session.totalUnits) {
+    fire({
+      rule: 'session.total',
+      outcome: 'deny',
+      code: 'SESSION_BUDGET_EXCEEDED',
+      message: `The payment session's budget is ${usd(session.totalUnits)}; ${usd(session.spentUnits)} was spent from it, so this payment of ${usd(amount)} would make it ${usd(session.spentUnits + amount)}.`,
+    });
+  }
+}
+
+/** What of the payment a session's scope does not cover, or null when it covers all of it. */
+export function sessionScopeMisses(scope: PolicySession['scope'], intent: PolicyIntent): string | null {
+  const listed = (list: readonly string[] | undefined) => list !== undefined && list.length > 0;
+  if (listed(scope.sellers)) {
+    const sellers = new Set(scope.sellers);
+    const host = intent.merchantVerified === false ? null : normalisedHost(intent.merchant);
+    const address = intent.toAddress?.toLowerCase() ?? null;
+    if (!(host && sellers.has(host)) && !(address && sellers.has(address))) return `it pays ${intent.merchant ?? intent.toAddress ?? 'an unnamed seller'}, not one of ${listText(scope.sellers!)}`;
+  }
+  if (listed(scope.categories) && !scope.categories!.includes(intent.category ?? '')) return `its category is ${intent.category ?? 'not set'}, not one of ${listText(scope.categories!)}`;
+  if (listed(scope.rails) && !scope.rails!.includes(intent.rail ?? '')) return `it goes on ${intent.rail ?? 'no rail yet'}, not one of ${listText(scope.rails!)}`;
+  if (listed(scope.protocols) && !scope.protocols!.includes(intent.protocol ?? '')) return `it is paid in ${intent.protocol ?? 'no HTTP payment protocol'}, not one of ${listText(scope.protocols!)}`;
+  return null;
+}
+
+/** A merchant named by host (with or without a port) or URL: its host name, lower-case. */
+function normalisedHost(merchant: string | null | undefined): string | null {
+  if (!merchant) return null;
+  const text = merchant.trim().toLowerCase();
+  if (/^https?:\/\//.test(text) && URL.canParse(text)) return new URL(text).hostname;
+  return text.replace(/:\d+$/, '');
 }
 
 /**

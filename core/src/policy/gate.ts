@@ -7,8 +7,8 @@ import { policyRulesToDocument } from './policy-document';
 import { policyRulesSchema } from './policy-rules';
 
 /** Evaluates the gate's inputs at `at`. */
-export function evaluateGate({ intent, agent, policies, usage, timeZone }: GateInput, at: Date): PolicyEvaluation {
-  return evaluatePolicy({ intent, agent, policies, usage, timeZone, at });
+export function evaluateGate({ intent, agent, policies, usage, connection, session, timeZone }: GateInput, at: Date): PolicyEvaluation {
+  return evaluatePolicy({ intent, agent, policies, usage, connection, session, timeZone, at });
 }
 
 /** The evaluation as it is recorded on the intent (policyDecision): JSON, shadow results summarised. */

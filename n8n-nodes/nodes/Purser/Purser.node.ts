@@ -10,6 +10,13 @@ import { NodeApiError, NodeConnectionTypes, NodeOperationError } from 'n8n-workf
 import { agentDescription } from './resources/agent';
 import { get as getAgent } from './resources/agent/get';
 import { resume as resumeAgent, suspend as suspendAgent } from './resources/agent/suspend';
+import { budgetDescription } from './resources/budget';
+import { grant as grantBudget, rejectRequest as rejectBudgetRequest } from './resources/budget/decide';
+import { get as getBudget, getAsOwner as getBudgetAsOwner } from './resources/budget/get';
+import { getAll as getAllBudgets, getAllAsOwner as getAllBudgetsAsOwner } from './resources/budget/getAll';
+import { open as openBudget } from './resources/budget/open';
+import { request as requestBudget } from './resources/budget/request';
+import { revoke as revokeBudget } from './resources/budget/revoke';
 import { paidRequestDescription } from './resources/paidRequest';
 import { fetch as fetchPaidRequest } from './resources/paidRequest/fetch';
 import { getPrice } from './resources/paidRequest/getPrice';
@@ -28,6 +35,17 @@ import { ItemWithBinary, type OperationExecute } from './shared/operation';
 /** resource -> operation -> implementation; the description below offers exactly these. */
 export const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
 	agent: { get: getAgent, resume: resumeAgent, suspend: suspendAgent },
+	budget: {
+		get: getBudget,
+		getAll: getAllBudgets,
+		getAllAsOwner: getAllBudgetsAsOwner,
+		getAsOwner: getBudgetAsOwner,
+		grant: grantBudget,
+		open: openBudget,
+		rejectRequest: rejectBudgetRequest,
+		request: requestBudget,
+		revoke: revokeBudget,
+	},
 	paidRequest: { fetch: fetchPaidRequest, getPrice },
 	payment: {
 		approve: approvePayment,
@@ -45,7 +63,19 @@ export const OPERATIONS: Record<string, Record<string, OperationExecute>> = {
  * operation the agent's. No other resource has an operation of these values, so the operation
  * alone says which credential a node needs (a unit test keeps it so).
  */
-export const OWNER_OPERATIONS = ['approve', 'getPending', 'reject', 'resume', 'suspend'];
+export const OWNER_OPERATIONS = [
+	'approve',
+	'getAllAsOwner',
+	'getAsOwner',
+	'getPending',
+	'grant',
+	'open',
+	'reject',
+	'rejectRequest',
+	'resume',
+	'revoke',
+	'suspend',
+];
 
 export class Purser implements INodeType {
 	description: INodeTypeDescription = {
@@ -56,7 +86,7 @@ export class Purser implements INodeType {
 		version: 1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description:
-			'Pay, check payments, read the balance and transactions, and buy paid HTTP resources (x402 and MPP sellers) as a Purser agent, within its spending rules; approve payments and suspend agents as their owner',
+			'Pay, check payments, read the balance and transactions, buy paid HTTP resources (x402 and MPP sellers) and ask for budgets as a Purser agent, within its spending rules; approve payments, grant budgets and suspend agents as their owner',
 		defaults: { name: 'Purser' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
@@ -73,6 +103,7 @@ export class Purser implements INodeType {
 				noDataExpression: true,
 				options: [
 					{ name: 'Agent', value: 'agent' },
+					{ name: 'Budget', value: 'budget' },
 					{ name: 'Paid Request (X402, MPP)', value: 'paidRequest' },
 					{ name: 'Payment', value: 'payment' },
 					{ name: 'Transaction', value: 'transaction' },
@@ -81,6 +112,7 @@ export class Purser implements INodeType {
 				default: 'payment',
 			},
 			...agentDescription,
+			...budgetDescription,
 			...paidRequestDescription,
 			...paymentDescription,
 			...transactionDescription,

@@ -4,9 +4,31 @@ import type { INodePropertyOptions } from 'n8n-workflow';
  * The events an endpoint can subscribe to at Purser (core's WEBHOOK_SUBSCRIBABLE_EVENTS; a unit
  * test keeps this list equal to it). The four payment events carry the payment intent in
  * `data.intent`, budget.threshold the alert in `data.alert`, connection.created and
- * connection.revoked the OAuth connection of an MCP host in `data.connection`.
+ * connection.revoked the OAuth connection of an MCP host in `data.connection`, and
+ * budget.requested, budget.granted, budget.rejected and budget.closed the payment session in
+ * `data.session`.
  */
 export const PURSER_EVENTS: INodePropertyOptions[] = [
+	{
+		name: 'Budget Closed',
+		value: 'budget.closed',
+		description: 'The owner ended a budget (payment session) or a waiting budget request',
+	},
+	{
+		name: 'Budget Granted',
+		value: 'budget.granted',
+		description: 'A budget (payment session) opened: the owner granted an agent’s request or opened one',
+	},
+	{
+		name: 'Budget Rejected',
+		value: 'budget.rejected',
+		description: 'The owner rejected an agent’s budget request, with a note',
+	},
+	{
+		name: 'Budget Requested',
+		value: 'budget.requested',
+		description: 'An agent asked its owner for a budget for one task; it waits for a decision',
+	},
 	{
 		name: 'Budget Threshold',
 		value: 'budget.threshold',

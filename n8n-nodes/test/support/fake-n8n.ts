@@ -40,6 +40,8 @@ export interface FakeN8nOptions {
   webhookUrl?: string;
   /** Aborted when the execution is cancelled. */
   cancelSignal?: AbortSignal;
+  /** The workflow's time zone (Settings → Timezone); UTC unless given. */
+  timezone?: string;
   /** The webhook request of IWebhookFunctions. */
   request?: { headers: Record<string, string>; rawBody: Buffer };
 }
@@ -94,6 +96,7 @@ export function fakeN8n(options: FakeN8nOptions): FakeN8n {
     getNode: () => node,
     getExecutionId: () => options.executionId ?? 'execution-1',
     getInstanceId: () => 'instance-1',
+    getTimezone: () => options.timezone ?? 'UTC',
     getWorkflow: () => ({ id: 'workflow-1', name: 'Test workflow', active: false }),
     getWorkflowDataProxy: () => ({ $thisRunIndex: options.runIndex ?? 0 }),
     getWorkflowStaticData: () => staticData,

@@ -3,13 +3,50 @@ import type { IDataObject } from 'n8n-workflow';
 
 export const INTENT_ID = '2f0c4a4e-8f0e-4f7b-9a51-0c6c1b7e9d3a';
 export const AGENT_ID = '0423e163-2809-4879-a27c-66df3ed4aa66';
+export const SESSION_ID = '7d7bdf1e-33b6-4a0e-9a39-1f0c2f3b5b11';
 export const PAYMENT = { intent_id: INTENT_ID, status: 'settled', amount: 1.25, amount_exact: '1.25', currency: 'USDC' };
+
+/** An agent's budget as GET /budget/{session_id} answers it (agentPaymentSessionView). */
+export const AGENT_BUDGET = {
+  session_id: SESSION_ID,
+  status: 'open',
+  total: 3,
+  total_exact: '3',
+  per_payment_max: null,
+  per_payment_max_exact: null,
+  spent: 1,
+  spent_exact: '1',
+  remaining: 2,
+  remaining_exact: '2',
+  scope: {},
+  expires_at: '2026-12-31T00:00:00.000Z',
+  reason: 'Market data for the weekly report',
+  decision_note: null,
+  closed_reason: null,
+  created_at: '2026-12-01T00:00:00.000Z',
+  message: 'Open: pass session_id with each payment.',
+};
+/** The same budget as the owner API answers it (paymentSessionView). */
+export const OWNER_BUDGET = { id: SESSION_ID, agentId: AGENT_ID, status: 'open', requestedBy: 'agent', total: 3, totalExact: '3', spent: 1, remaining: 2 };
+const EXPIRES = '2026-12-31T00:00:00Z';
 
 /** By `resource.operation`. */
 export const EXAMPLES: Record<string, { parameters: IDataObject; answer: unknown }> = {
   'agent.get': { parameters: {}, answer: { did: 'did:agnic:x' } },
   'agent.resume': { parameters: { agent: `did:agnic:${AGENT_ID}` }, answer: { id: AGENT_ID, status: 'active' } },
   'agent.suspend': { parameters: { agent: AGENT_ID }, answer: { id: AGENT_ID, status: 'suspended' } },
+  'budget.get': { parameters: { sessionId: SESSION_ID }, answer: AGENT_BUDGET },
+  'budget.getAll': { parameters: {}, answer: { budgets: [AGENT_BUDGET] } },
+  'budget.getAllAsOwner': { parameters: { filters: { status: 'requested' } }, answer: { sessions: [OWNER_BUDGET] } },
+  'budget.getAsOwner': { parameters: { sessionId: SESSION_ID }, answer: OWNER_BUDGET },
+  'budget.grant': { parameters: { sessionId: SESSION_ID, options: { total: 3 } }, answer: OWNER_BUDGET },
+  'budget.open': { parameters: { agent: AGENT_ID, total: 5, expiresAt: EXPIRES, options: {} }, answer: OWNER_BUDGET },
+  'budget.rejectRequest': { parameters: { sessionId: SESSION_ID, note: 'Not this week' }, answer: { ...OWNER_BUDGET, status: 'rejected' } },
+  'budget.request': {
+    parameters: { total: 5, expiresAt: EXPIRES, reason: 'Market data for the weekly report', options: {} },
+    answer: { ...AGENT_BUDGET, status: 'requested', spent: 0, remaining: 5, approval_url: 'https://purser.test/approve/abc' },
+  },
+  'budget.revoke': { parameters: { sessionId: SESSION_ID }, answer: { ...OWNER_BUDGET, status: 'closed' } },
   'paidRequest.fetch': {
     parameters: { url: 'https://seller.test/paid', maxAmount: 0.02, method: 'GET', options: {} },
     answer: { status: 200, headers: { 'content-type': 'text/plain' }, body: 'hello', body_encoding: 'utf8', payment: null, payment_response: null },

@@ -13,6 +13,7 @@ import { webhooksRouter } from './webhooks/router';
 import { budgetAlertsRouter } from './budget-alerts/router';
 import { auditRouter } from './audit/router';
 import { oauthRouter } from './oauth/router';
+import { paymentSessionsRouter } from './payment-sessions/router';
 
 export const appRouter = router({
   health: healthRouter,
@@ -29,6 +30,7 @@ export const appRouter = router({
   budgetAlerts: budgetAlertsRouter,
   audit: auditRouter,
   oauth: oauthRouter,
+  paymentSessions: paymentSessionsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -47,6 +47,8 @@ export interface WorkerProcess {
 }
 
 export interface TemporalTestEnvOptions {
+  /** False: this process's app relays no outbox rows (the product processes a test starts do). */
+  outboxRelay?: boolean;
   webhookRetryInitialMs?: number;
   /** The EVM chain for x402 suites (startChain); without it the x402-base rail refuses. */
   chain?: EvmChain;
@@ -96,6 +98,7 @@ export async function startTemporalTestEnv(options: TemporalTestEnvOptions = {})
     x402MaxValiditySeconds: options.x402MaxValiditySeconds,
     ...(options.outbound ? { outbound: options.outbound } : {}),
     ...(options.publicUrl ? { publicUrl: options.publicUrl } : {}),
+    ...(options.outboxRelay === false ? { outboxRelay: false } : {}),
     tracing: options.tracing,
   });
   const children = new Set<WorkerProcess>();

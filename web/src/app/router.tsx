@@ -33,6 +33,7 @@ const pages = {
   apiKeys: () => import('../features/api-keys/components/api-keys-page'),
   audit: () => import('../features/audit/components/audit-page'),
   oauthConsent: () => import('../features/oauth/components/oauth-consent-page'),
+  budgetApproval: () => import('../features/budget-approval/components/budget-approval-page'),
   consoleLayout: () => import('./console-layout'),
   blogList: () => import('../features/blog/components/blog-list-page'),
   blogPost: () => import('../features/blog/components/blog-post-page'),
@@ -101,7 +102,11 @@ export const routes: RouteObject[] = [
             // The OAuth consent page (issue 42): signed-in owners only, outside the console's
             // chrome. A signed-out owner signs in and comes back to the same request.
             element: <RequireSession returnHere />,
-            children: [{ path: 'oauth/consent', lazy: page(pages.oauthConsent, 'OAuthConsentPage') }],
+            // The one-time approval link of an agent's budget request (issue 43), likewise.
+            children: [
+              { path: 'oauth/consent', lazy: page(pages.oauthConsent, 'OAuthConsentPage') },
+              { path: 'approve/:token', lazy: page(pages.budgetApproval, 'BudgetApprovalPage') },
+            ],
           },
           { path: 'status', lazy: page(pages.status, 'StatusPage') },
         ],

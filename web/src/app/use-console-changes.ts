@@ -26,6 +26,10 @@ export function useConsoleChanges(): void {
               { queryKey: trpc.intents.pendingCount.queryKey() },
               { queryKey: trpc.intents.detail.queryKey({ intentId: message.intentId }) },
               { queryKey: trpc.intents.get.queryKey({ intentId: message.intentId }) },
+              // A payment naming a session moves what the session spent and has left, and may
+              // close it: its session is not announced on its own.
+              { queryKey: trpc.paymentSessions.list.pathKey() },
+              { queryKey: trpc.paymentSessions.get.pathKey() },
               // What a payment moves: the agent's spend chart, its transactions, a shadow
               // policy's would-have-blocked list.
               { queryKey: trpc.agents.spendHistory.pathKey() },
@@ -44,6 +48,15 @@ export function useConsoleChanges(): void {
               { queryKey: trpc.agents.killSwitch.queryKey() },
               { queryKey: trpc.agents.kyaVerifications.pathKey() },
               { queryKey: trpc.audit.list.pathKey() },
+            ];
+            break;
+          case 'session':
+            stale = [
+              { queryKey: trpc.paymentSessions.list.pathKey() },
+              { queryKey: trpc.paymentSessions.get.queryKey({ sessionId: message.sessionId }) },
+              { queryKey: trpc.paymentSessions.pendingCount.queryKey() },
+              { queryKey: trpc.audit.list.pathKey() },
+              { queryKey: trpc.webhooks.deliveries.pathKey() },
             ];
             break;
           case 'budgetAlert':

@@ -5,11 +5,13 @@
 import { createHealthActivities, type ActivityDatabase } from './health';
 import type { PaymentActivities } from '@purser/core';
 import { createPaymentActivities } from './payments';
+import { createPaymentSessionActivities, type PaymentSessionCloser } from './payment-sessions';
 import { createWebhookActivities, type WebhookSender } from './webhooks';
 
 export type { ActivityDatabase, DatabaseHealth } from './health';
 export type { PaymentActivities, PaymentSteps } from '@purser/core';
 export type { WebhookSender } from './webhooks';
+export type { PaymentSessionCloser } from './payment-sessions';
 
 export interface ActivityDependencies {
   db: ActivityDatabase;
@@ -17,13 +19,16 @@ export interface ActivityDependencies {
   payments?: PaymentActivities;
   /** Webhook delivery; a worker without it delivers no webhooks. */
   webhooks?: WebhookSender;
+  /** Closing payment sessions at their expiry; a worker without it closes none (the gate still refuses them). */
+  paymentSessions?: PaymentSessionCloser;
 }
 
-export function createActivities({ db, payments, webhooks }: ActivityDependencies) {
+export function createActivities({ db, payments, webhooks, paymentSessions }: ActivityDependencies) {
   return {
     ...createHealthActivities(db),
     ...(payments ? createPaymentActivities(payments) : {}),
     ...(webhooks ? createWebhookActivities(webhooks) : {}),
+    ...(paymentSessions ? createPaymentSessionActivities(paymentSessions) : {}),
   };
 }
 

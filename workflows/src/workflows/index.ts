@@ -3,4 +3,5 @@
 // APIs, and activities are imported as types only.
 export * from './health-check';
 export * from './payment';
+export * from './payment-session-expiry';
 export * from './webhook-delivery';

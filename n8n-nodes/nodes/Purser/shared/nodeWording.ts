@@ -8,6 +8,11 @@
 /** The API's names, as they appear inside a message, and the node's for the same thing. */
 const API_NAMES: Array<[RegExp, string]> = [
 	[/\bGET \/payment\/\{intent_?id\}/gi, 'Payment → Get'],
+	[/\bGET \/budget\/\{session_?id\}/gi, 'Budget → Get'],
+	[/\bsession_id\b/g, 'Budget (Session ID)'],
+	[/\bpayment sessions\b/g, 'budgets'],
+	[/\bPayment session\b/g, 'Budget'],
+	[/\bpayment session\b/g, 'budget'],
 	[/\bmax_amount (\d+(?:\.\d+)?)/g, 'Max Price ($1)'],
 	[/\bmax_amount\b/g, 'Max Price'],
 	[/\bto_address\b/g, 'To Address'],
@@ -27,7 +32,9 @@ const FIELD_NAMES: Record<string, string> = {
 	headers: 'Headers',
 	metadata: 'Metadata',
 	method: 'Method',
+	note: 'Note',
 	rail: 'Rail',
+	reason: 'Reason',
 	url: 'URL',
 };
 

@@ -1,8 +1,8 @@
 /**
  * Every call of the Purser nodes goes through here. Two APIs, two credentials: the agent API
  * (`/functions/v1/mcp-server`, an agent's DID and key) for what an agent does, and the owner API
- * (`/api/v1`, an owner API key) for what only the owner may do: approve, suspend, register
- * webhooks. Purser's `{ error: { code, message } }` answers become NodeApiErrors with the item
+ * (`/api/v1`, an owner API key) for what only the owner may do: approve, grant budgets, suspend,
+ * register webhooks. Purser's `{ error: { code, message } }` answers become NodeApiErrors with the item
  * they belong to, their messages in the node's words (nodeWording.ts), and each operation
  * chooses how long its call may take.
  */
@@ -70,8 +70,14 @@ const HINTS: Record<string, string> = {
 const PRICE_CAP_HINT =
 	'Nothing was paid. Raise Max Price to pay this seller, or read its price first with Paid Request → Get Price.';
 
+/** A payment refused by the budget it named (SESSION_NOT_OPEN, SESSION_BUDGET_EXCEEDED, …), not by a spending rule. */
+const BUDGET_HINT =
+	'The budget named in Budget (Session ID) refused the payment: it is not open (waiting, rejected, spent, expired or revoked), or the payment does not fit what is left of it, its cap per payment or its scope. Nothing moved. Budget → Get shows where it stands.';
+
 function hintFor(code: string, message: string): string | undefined {
-	return code === 'POLICY_VIOLATION' && message.includes('Max Price') ? PRICE_CAP_HINT : HINTS[code];
+	if (code === 'POLICY_VIOLATION' && message.includes('Max Price')) return PRICE_CAP_HINT;
+	if (code === 'POLICY_VIOLATION' && /\(SESSION_[A-Z_]+;/.test(message)) return BUDGET_HINT;
+	return HINTS[code];
 }
 
 function isObject(value: unknown): value is IDataObject {

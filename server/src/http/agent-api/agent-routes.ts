@@ -6,16 +6,22 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import {
+  AGENT_PAYMENT_SESSION_LIST_LIMIT,
   AGENT_TRANSACTIONS_LIMIT,
   agentBalanceView,
   agentInfoView,
   agentPaymentByKeyQuery,
   agentPaymentInput,
   agentPaymentParams,
+  agentPaymentSessionListView,
+  agentPaymentSessionView,
+  agentRequestedPaymentSessionView,
   agentPaymentView,
   agentTransactionsPage,
   agentTransactionsQuery,
   paymentReceiptView,
+  paymentSessionIdInput,
+  requestPaymentSessionInput,
   x402ChannelCloseView,
   x402ChannelDetailView,
   x402ChannelsView,
@@ -26,6 +32,7 @@ import {
   x402SignedPaymentView,
   x402SignPaymentInput,
   x402UpstreamResponseView,
+  type OAuthScope,
 } from '@purser/core';
 import { listAgentTransactionPage } from '../../services/agents/list-agent-transactions';
 import type { AgentWalletSnapshot, AuthenticatedAgent } from '../../services/agents/authenticate-agent';
@@ -34,6 +41,10 @@ import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { getAgentPayment } from '../../services/agent-api/get-agent-payment';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
 import { issuePaymentReceipt } from '../../services/payments/issue-payment-receipt';
+import { getAgentPaymentSession } from '../../services/payment-sessions/get-payment-session';
+import { listAgentPaymentSessions } from '../../services/payment-sessions/list-payment-sessions';
+import { requestPaymentSession } from '../../services/payment-sessions/request-payment-session';
+import { toAgentSessionView } from '../../services/payment-sessions/session-view';
 import { closeX402Channel } from '../../services/paid-calls/close-channel';
 import { getX402Channel } from '../../services/paid-calls/get-channel';
 import { listX402Channels } from '../../services/paid-calls/list-channels';
@@ -70,6 +81,8 @@ export interface AgentRoute<B extends z.ZodType = z.ZodType, P extends z.ZodType
   body?: B;
   params?: P;
   query?: Q;
+  /** What an OAuth access token needs to call it (core's OAUTH_SCOPES); an API key may call every route. */
+  oauthScope: OAuthScope;
   handler(context: AgentHandlerContext<z.output<B>, z.output<P>, z.output<Q>>): Promise<AgentAnswer>;
 }
 
@@ -83,6 +96,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/balance',
+    oauthScope: 'read',
     operationId: 'agentBalance',
     summary: "The agent's USDC and USDT balances, in the ledger and on chain, with the network",
     response: agentBalanceView,
@@ -92,6 +106,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'POST',
     path: '/payment',
+    oauthScope: 'pay',
     operationId: 'agentPayment',
     summary: 'Pay from the agent wallet; answers when the payment settles (200) or waits for approval (202)',
     description:
@@ -108,6 +123,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/payment/:intentId',
+    oauthScope: 'read',
     operationId: 'agentPaymentStatus',
     summary: 'Where one of the agent’s payments stands, by its intent id: nothing is paid; a refused payment answers with its status and failure',
     params: agentPaymentParams,
@@ -117,6 +133,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/payment/:intentId/receipt',
+    oauthScope: 'read',
     operationId: 'agentPaymentReceipt',
     summary: 'The receipt of one of the agent’s settled payments: a JWS signed with the platform issuer key, for a third party to verify with the keys at /.well-known/jwt-vc-issuer',
     description:
@@ -128,6 +145,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/payment',
+    oauthScope: 'read',
     operationId: 'agentPaymentByKey',
     summary: 'Where the agent’s payment made with an idempotency key stands: the same answer as GET /payment/{intentId}',
     query: agentPaymentByKeyQuery,
@@ -137,6 +155,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/transactions',
+    oauthScope: 'read',
     operationId: 'agentTransactions',
     summary: `The agent's transactions with their categories and metadata, newest first: pages of up to ${AGENT_TRANSACTIONS_LIMIT}, the next one at next_cursor`,
     query: agentTransactionsQuery,
@@ -146,8 +165,41 @@ export const agentRoutes: AgentRoute[] = [
     }),
   }),
   defineAgentRoute({
+    method: 'POST',
+    path: '/budget/request',
+    oauthScope: 'pay',
+    operationId: 'agentRequestBudget',
+    summary: 'Ask the owner for a budget for one task: a total, an optional cap per payment, an expiry (at most 30 days), an optional scope and the reason',
+    description:
+      'The request waits for the owner, who grants it (possibly for less, or until sooner) or rejects it with a note. Hand `approval_url` to the owner: a one-time link, working 30 minutes, where they decide it signed in. Read `GET /budget/{session_id}` until its status is `open`, then pass `session_id` with each payment. At most 5 requests may wait at once: one more is 409 `CONFLICT`.',
+    status: 201,
+    body: requestPaymentSessionInput,
+    response: agentRequestedPaymentSessionView,
+    handler: async ({ deps, agent, body }) => ({ body: toAgentSessionView(await requestPaymentSession(deps, agent, body)) }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/budget/:sessionId',
+    oauthScope: 'read',
+    operationId: 'agentBudget',
+    summary: 'One of the agent’s budgets (payment sessions): its status, what it spent and what remains, the owner’s note, and what to do next',
+    params: paymentSessionIdInput,
+    response: agentPaymentSessionView,
+    handler: async ({ deps, agent, params }) => ({ body: await getAgentPaymentSession(deps, agent, params.sessionId) }),
+  }),
+  defineAgentRoute({
+    method: 'GET',
+    path: '/budgets',
+    oauthScope: 'read',
+    operationId: 'agentBudgets',
+    summary: `The agent's budgets (payment sessions), newest first, ${AGENT_PAYMENT_SESSION_LIST_LIMIT} at most`,
+    response: agentPaymentSessionListView,
+    handler: async ({ deps, agent }) => ({ body: await listAgentPaymentSessions(deps, agent) }),
+  }),
+  defineAgentRoute({
     method: 'GET',
     path: '/info',
+    oauthScope: 'read',
     operationId: 'agentInfo',
     summary: 'DID, verifiable credential, wallet addresses, spending rules and x402 capabilities',
     response: agentInfoView,
@@ -156,6 +208,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'POST',
     path: '/x402/requirements',
+    oauthScope: 'fetch',
     operationId: 'x402Requirements',
     summary: "Fetch an upstream URL and read its 402 answer: the seller's accepted payments and the one to sign",
     body: x402RequirementsInput,
@@ -165,6 +218,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'POST',
     path: '/x402/sign-payment',
+    oauthScope: 'fetch',
     operationId: 'x402SignPayment',
     summary: 'Sign a payment for a requirement, after spending rules, policies and balance allow it',
     description:
@@ -181,6 +235,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'POST',
     path: '/x402/proxy',
+    oauthScope: 'fetch',
     operationId: 'x402Proxy',
     summary: 'Call the upstream with the signed payment header; answers its status, headers, body and payment response',
     body: x402ProxyInput,
@@ -205,6 +260,7 @@ export const agentRoutes: AgentRoute[] = [
     defineAgentRoute({
       method: 'POST',
       path,
+      oauthScope: 'fetch',
       operationId,
       summary,
       description: 'The answer names the protocol the call was paid in (`payment.protocol`) and, for MPP, the seller\'s Payment-Receipt with whether the chain confirms it (`mpp_receipt`).',
@@ -223,6 +279,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/x402/channels',
+    oauthScope: 'read',
     operationId: 'agentChannels',
     summary: "The agent's x402 batch-settlement channels, newest first: deposit held, what the vouchers signed, how many, and how each ended",
     response: x402ChannelsView,
@@ -231,6 +288,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'GET',
     path: '/x402/channels/:intentId',
+    oauthScope: 'read',
     operationId: 'agentChannel',
     summary: 'One of the agent’s x402 channels with its vouchers: amount, running total, resource and time of each paid call',
     params: agentPaymentParams,
@@ -240,6 +298,7 @@ export const agentRoutes: AgentRoute[] = [
   defineAgentRoute({
     method: 'POST',
     path: '/x402/channels/:intentId/close',
+    oauthScope: 'fetch',
     operationId: 'agentCloseChannel',
     summary: 'Close an x402 channel: the seller is asked to claim and refund; the ledger captures what the chain says it claimed and returns the rest of the deposit',
     description:

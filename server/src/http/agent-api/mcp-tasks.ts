@@ -30,6 +30,7 @@ import {
 import { isAppError } from '@purser/core';
 import { z } from 'zod';
 import type { AuthenticatedAgent } from '../../services/agents/authenticate-agent';
+import { awaitBudgetTask, getBudgetTask } from '../../services/agent-api/mcp-budget-task';
 import { awaitPaymentTask, getPaymentTask, type PaymentTask } from '../../services/agent-api/mcp-payment-task';
 import { PAYMENT_WAIT_MS } from '../../services/agent-api/intent-outcome';
 import type { AppDeps } from '../../deps';
@@ -98,11 +99,35 @@ export function createTaskResult(era: McpEra, task: PaymentTask): CallToolResult
 
 const taskIdParams = z.looseObject({ taskId: z.string() });
 
+/**
+ * One of the agent's tasks: a payment (its intent's id) or a budget request (its session's);
+ * anything else is the payment task's NOT_FOUND.
+ */
+async function getAgentTask(deps: AppDeps, agent: AuthenticatedAgent, taskId: string): Promise<PaymentTask> {
+  try {
+    return await getPaymentTask(deps, agent, taskId);
+  } catch (error) {
+    if (!isAppError(error) || error.code !== 'NOT_FOUND') throw error;
+    try {
+      return await getBudgetTask(deps, agent, taskId);
+    } catch (budgetError) {
+      throw isAppError(budgetError) && budgetError.code === 'NOT_FOUND' ? error : budgetError;
+    }
+  }
+}
+
+/** The task once completed, or as it stands after `waitMs`. */
+async function awaitAgentTask(deps: AppDeps, agent: AuthenticatedAgent, taskId: string, waitMs: number): Promise<PaymentTask> {
+  const task = await getAgentTask(deps, agent, taskId);
+  if (task.state === 'completed') return task;
+  return task.kind === 'budget' ? awaitBudgetTask(deps, agent, taskId, waitMs) : awaitPaymentTask(deps, agent, taskId, waitMs);
+}
+
 export interface TaskMethodsOptions {
   deps: AppDeps;
   agent: AuthenticatedAgent;
   era: McpEra;
-  /** The tool result of a completed task: what make_payment would have answered. */
+  /** The tool result of a completed task: what make_payment (or request_budget) would have answered. */
   resultOf: (task: PaymentTask) => CallToolResult;
   /** A fault of ours, logged, as the protocol error the client sees. */
   fault: (error: unknown, method: string) => ProtocolError;
@@ -128,28 +153,28 @@ export function registerTaskMethods(server: Server, options: TaskMethodsOptions)
 
   if (era === 'modern') {
     method('tasks/get', async (taskId) => {
-      const task = await getPaymentTask(deps, agent, taskId);
+      const task = await getAgentTask(deps, agent, taskId);
       // The inline result is a 2026-07-28 CallToolResult, which names its kind.
       return { ...modernTask(task), ...(task.state === 'completed' ? { result: { resultType: 'complete', ...resultOf(task) } } : {}) };
     });
-    // Nothing to answer (a payment task never asks for input) and nothing the agent may stop:
+    // Nothing to answer (a task never asks for input) and nothing the agent may stop:
     // acknowledged for a task of this agent, as the extension asks.
     method('tasks/update', async (taskId) => {
-      await getPaymentTask(deps, agent, taskId);
+      await getAgentTask(deps, agent, taskId);
       return {};
     });
     method('tasks/cancel', async (taskId) => {
-      await getPaymentTask(deps, agent, taskId);
+      await getAgentTask(deps, agent, taskId);
       return {};
     });
     return;
   }
 
-  method('tasks/get', async (taskId) => legacyTask(await getPaymentTask(deps, agent, taskId)));
+  method('tasks/get', async (taskId) => legacyTask(await getAgentTask(deps, agent, taskId)));
   method('tasks/result', async (taskId) => {
     // 2025-11-25 blocks tasks/result until the task ends; a payment that waits for a person
     // cannot hold an HTTP request that long, so the wait is bounded and the client polls on.
-    const task = await awaitPaymentTask(deps, agent, taskId, PAYMENT_WAIT_MS);
+    const task = await awaitAgentTask(deps, agent, taskId, PAYMENT_WAIT_MS);
     if (task.state !== 'completed') {
       throw new ProtocolError(ProtocolErrorCode.InvalidRequest, `${task.statusMessage}; the task is not finished: poll tasks/get until it is completed`);
     }

@@ -24,15 +24,18 @@
  * method) to the upstream, so it is not marked read-only. Tools that call an upstream URL are
  * openWorldHint.
  */
-import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type Tool, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, Server, type CallToolResult, type ServerContext, type Tool, type ToolAnnotations } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import {
   AGENT_TRANSACTIONS_LIMIT,
   agentBalanceView,
   agentInfoView,
+  agentPaymentSessionView,
   agentPaymentInput,
   agentPaymentView,
   agentTransactionView,
+  paymentSessionIdInput,
+  requestPaymentSessionInput,
   x402FetchInput,
   x402ProxyFields,
   x402RequirementsInput,
@@ -41,12 +44,17 @@ import {
   x402SignPaymentFields,
   x402UpstreamResponseView,
   type AgentPaymentView,
+  type OAuthScope,
 } from '@purser/core';
 import type { AuthenticatedAgent } from '../../services/agents/authenticate-agent';
 import { listAgentTransactions } from '../../services/agents/list-agent-transactions';
 import { getAgentBalance } from '../../services/agent-api/get-agent-balance';
 import { getAgentInfo } from '../../services/agent-api/get-agent-info';
 import { makeAgentPayment } from '../../services/agent-api/make-agent-payment';
+import { getAgentPaymentSession } from '../../services/payment-sessions/get-payment-session';
+import { requestPaymentSession } from '../../services/payment-sessions/request-payment-session';
+import { toAgentSessionView, type RequestedPaymentSession } from '../../services/payment-sessions/session-view';
+import { budgetTaskOf } from '../../services/agent-api/mcp-budget-task';
 import { getPaymentTask, type PaymentTask } from '../../services/agent-api/mcp-payment-task';
 import { fetchWithX402 } from '../../services/paid-calls/fetch-paid';
 import { proxyX402Request } from '../../services/paid-calls/proxy-paid-call';
@@ -55,7 +63,13 @@ import { signX402Payment } from '../../services/paid-calls/sign-payment';
 import type { AppDeps } from '../../deps';
 import { errorAnswer } from '../error-answer';
 import { parseInput } from '../request-input';
+import { askOwnerToDecide, budgetRoundCodec, budgetRoundOf, clientOpensUrls, continueBudgetRound } from './mcp-budget-request';
 import { clientTakesTask, createTaskResult, registerTaskMethods, taskCapabilities, type McpEra } from './mcp-tasks';
+
+/** The scope a tools/call of `name` needs; undefined for a tool that does not exist. */
+export function toolScope(name: unknown): OAuthScope | undefined {
+  return AGENT_TOOLS.find((tool) => tool.name === name)?.scope;
+}
 
 export const MCP_SERVER_INFO = { name: 'purser-agent', version: '1.0.0' };
 
@@ -114,6 +128,18 @@ const proxyInput = z.object(
   described({ ...proxyFields, payment_header: x402ProxyFields.shape.payment_header.unwrap() }, { ...UPSTREAM, payment_header: 'xPaymentHeader from x402_sign_payment' }),
 );
 
+const budgetRequestInput = z.object(
+  described(requestPaymentSessionInput.shape, {
+    total: 'The whole budget in dollars, e.g. 5 or "2.50" (at most 100000)',
+    per_payment_max: 'Optional: no single payment above this many dollars',
+    expires_at: 'When the budget ends: an ISO 8601 date-time in the future, at most 30 days away, e.g. 2026-12-31T00:00:00Z',
+    scope: 'Optional: limit the budget to sellers (host names or pay-to addresses), categories, protocols (x402, mpp) or rails',
+    reason: 'What the budget is for, in a sentence the owner reads before deciding',
+  }),
+);
+
+const budgetInput = z.object({ session_id: paymentSessionIdInput.shape.sessionId.describe('session_id from request_budget') });
+
 const fetchInput = z.object(described(x402FetchInput.shape, { ...UPSTREAM, max_amount: 'Never pay more than this many dollars', idempotency_key: IDEMPOTENCY_KEY }));
 
 /** list_transactions answers the latest page, without a cursor: the REST page less next_cursor. */
@@ -132,6 +158,7 @@ interface ToolContext {
 type ToolOutcome =
   | { kind: 'view'; view: unknown }
   | { kind: 'payment'; payment: AgentPaymentView; final: boolean }
+  | { kind: 'budget'; session: RequestedPaymentSession }
   | { kind: 'unfinished'; message: string; details: Record<string, unknown> };
 
 interface AgentTool {
@@ -141,7 +168,9 @@ interface AgentTool {
   input: z.ZodObject;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  /** A payment that is not final may be answered as a task (mcp-tasks.ts). */
+  /** What an OAuth access token needs to call it; the REST route it mirrors needs the same. */
+  scope: OAuthScope;
+  /** A payment that is not final, or a budget request, may be answered as a task (mcp-tasks.ts). */
   tasks?: true;
   run(context: ToolContext, args: unknown): Promise<ToolOutcome>;
 }
@@ -157,6 +186,7 @@ const NONE = z.object({});
 export const AGENT_TOOLS: readonly AgentTool[] = [
   defineTool({
     name: 'get_balance',
+    scope: 'read',
     title: 'Wallet balance',
     description: "The agent's USDC and USDT balances (ledger and on chain) and the network it pays on.",
     input: NONE,
@@ -166,6 +196,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   }),
   defineTool({
     name: 'make_payment',
+    scope: 'pay',
     title: 'Make a payment',
     description:
       'Pay an address from the agent wallet. Answers once the payment settles. A payment above the approval threshold waits for the owner: it comes back as a task to poll when your client takes tasks, otherwise with status pending_approval (call again with the same idempotency_key to see the outcome). Refused with a reason when it breaks a spending rule or policy or the balance is short.',
@@ -180,6 +211,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   }),
   defineTool({
     name: 'list_transactions',
+    scope: 'read',
     title: 'Recent transactions',
     description: `The agent's latest ${AGENT_TRANSACTIONS_LIMIT} transactions, newest first, with categories and metadata.`,
     input: NONE,
@@ -189,6 +221,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   }),
   defineTool({
     name: 'get_info',
+    scope: 'read',
     title: 'Agent identity and rules',
     description: "The agent's DID, verifiable credential, wallet addresses, spending rules and x402 capabilities.",
     input: NONE,
@@ -197,7 +230,30 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
     run: async ({ deps, agent }) => view(await getAgentInfo(deps, agent)),
   }),
   defineTool({
+    name: 'request_budget',
+    scope: 'pay',
+    title: 'Ask the owner for a budget',
+    description:
+      'Ask the owner for a budget for one task (a payment session): a total, an optional cap per payment, an expiry and what it is for. Nothing is paid; the request waits for the owner, who may grant less or a shorter time, or reject it. The answer carries approval_url, a one-time link to hand the owner (a client that opens URLs is asked to open it, and the call answers once the owner decides). Then call get_budget with session_id until status is open, and pass session_id with each payment. At most 5 requests may wait at once.',
+    input: budgetRequestInput,
+    output: agentPaymentSessionView,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    tasks: true,
+    run: async ({ deps, agent }, args) => ({ kind: 'budget', session: await requestPaymentSession(deps, agent, args) }),
+  }),
+  defineTool({
+    name: 'get_budget',
+    scope: 'read',
+    title: 'Budget status',
+    description: 'Where a budget (payment session) stands: requested (waiting for the owner), open, rejected (with the owner’s note) or closed; what it spent, what remains, and what to do next.',
+    input: budgetInput,
+    output: agentPaymentSessionView,
+    annotations: READ,
+    run: async ({ deps, agent }, args) => view(await getAgentPaymentSession(deps, agent, args.session_id)),
+  }),
+  defineTool({
     name: 'x402_requirements',
+    scope: 'fetch',
     title: 'Read an x402 price',
     description:
       "Step 1 of an x402 payment: fetch a URL and read its HTTP 402 answer. Returns the seller's accepted payments and `recommended`, the one to sign. Nothing is paid.",
@@ -208,6 +264,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   }),
   defineTool({
     name: 'x402_sign_payment',
+    scope: 'fetch',
     title: 'Sign an x402 payment',
     description:
       'Step 2: sign a payment for a requirement (pass `recommended` from x402_requirements). Spending rules, policies and the balance are checked and the funds held first; failure usually means the wallet needs funding or the price exceeds the limits. Returns xPaymentHeader, or null with status pending_approval while the owner decides (call again with the same idempotency_key afterwards).',
@@ -218,6 +275,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   }),
   defineTool({
     name: 'x402_proxy',
+    scope: 'fetch',
     title: 'Call with an x402 payment',
     description:
       "Step 3: call the URL again with the signed payment header. Returns the seller's status, headers, body and payment response (with the transaction hash). A header pays once: a repeat is refused.",
@@ -228,6 +286,7 @@ export const AGENT_TOOLS: readonly AgentTool[] = [
   }),
   defineTool({
     name: 'x402_fetch',
+    scope: 'fetch',
     title: 'Fetch a paid URL',
     description:
       'Fetch a URL and, if it answers HTTP 402, pay it within the spending rules and return the paid answer. Pays x402 sellers and MPP (Machine Payments Protocol) sellers alike; a seller offering both is paid once, in one of them. payment.protocol says which was paid ("x402" or "mpp"); for MPP, mpp_receipt is the seller\'s receipt, confirmed when the chain shows its transaction. Set max_amount to cap the price, and an idempotency_key so a repeated call never pays twice.',
@@ -292,7 +351,14 @@ function viewResult(tool: AgentTool, value: unknown): CallToolResult {
  * HTTP request's id, quoted in an unexpected failure's answer.
  */
 export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, requestId: string, era: McpEra): Server {
-  const server = new Server(MCP_SERVER_INFO, { capabilities: { tools: { listChanged: false }, ...taskCapabilities(era) }, instructions: INSTRUCTIONS });
+  // 2026-07-28 rounds of request_budget carry our signed state (mcp-budget-request.ts); made when first needed.
+  let codec: ReturnType<typeof budgetRoundCodec> | undefined;
+  const rounds = () => (codec ??= budgetRoundCodec(deps.masterKey, agent.agentId));
+  const server = new Server(MCP_SERVER_INFO, {
+    capabilities: { tools: { listChanged: false }, ...taskCapabilities(era) },
+    instructions: INSTRUCTIONS,
+    ...(era === 'modern' ? { requestState: { verify: (state: string, ctx: ServerContext) => rounds().verify(state, ctx) } } : {}),
+  });
   const context: ToolContext = { deps, agent };
 
   /** An error as the tool's answer: expected ones say what REST says; anything else is logged. */
@@ -305,10 +371,11 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, r
     return { isError: true, content: [{ type: 'text', text: `${answer.code}: ${answer.message} (request ${requestId}); try again later` }] };
   };
 
-  /** The answer of a completed payment task: what make_payment answers for the final payment. */
-  const paymentResult = (task: PaymentTask): CallToolResult => {
+  /** The answer of a completed task: what make_payment answers for the final payment, or request_budget for the decided request. */
+  const taskResult = (task: PaymentTask): CallToolResult => {
     const outcome = task.outcome;
-    if (!outcome) throw new Error(`Payment task ${task.taskId} is not completed`);
+    if (!outcome) throw new Error(`Task ${task.taskId} is not completed`);
+    if ('budget' in outcome) return viewResult(TOOLS.get('request_budget')!, outcome.budget);
     return 'payment' in outcome ? viewResult(TOOLS.get('make_payment')!, outcome.payment) : errorResult(outcome.refusal, 'make_payment');
   };
 
@@ -319,6 +386,12 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, r
     const tool = TOOLS.get(params.name);
     if (!tool) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${params.name} not found`);
     try {
+      // A 2026-07-28 retry of request_budget: the request exists; see where the owner stands.
+      const round = era === 'modern' && tool.name === 'request_budget' ? budgetRoundOf(ctx) : undefined;
+      if (round) {
+        const next = await continueBudgetRound(deps, agent, rounds(), round, ctx);
+        return 'retry' in next ? next.retry : viewResult(tool, toAgentSessionView(next.session));
+      }
       const outcome = await tool.run(context, parseInput(tool.input, params.arguments));
       switch (outcome.kind) {
         case 'view':
@@ -332,6 +405,12 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, r
             return createTaskResult(era, await getPaymentTask(deps, agent, outcome.payment.intent_id));
           }
           return viewResult(tool, outcome.payment);
+        case 'budget':
+          // The owner decides: 2025 clients that take tasks poll one; 2026 clients that open URLs
+          // ask their person to open the approval link; others get the link to hand on.
+          if (era === 'legacy' && clientTakesTask(era, params, ctx)) return createTaskResult(era, budgetTaskOf(outcome.session));
+          if (era === 'modern' && clientOpensUrls(ctx)) return await askOwnerToDecide(rounds(), outcome.session, ctx);
+          return viewResult(tool, toAgentSessionView(outcome.session));
       }
     } catch (error) {
       return errorResult(error, tool.name);
@@ -342,7 +421,7 @@ export function createAgentMcpServer(deps: AppDeps, agent: AuthenticatedAgent, r
     deps,
     agent,
     era,
-    resultOf: paymentResult,
+    resultOf: taskResult,
     fault: (error, method) => {
       deps.logger.error({ err: error, method, agentId: agent.agentId, reqId: requestId }, 'MCP task method failed');
       return new ProtocolError(ProtocolErrorCode.InternalError, `Internal server error (request ${requestId}); try again later`);

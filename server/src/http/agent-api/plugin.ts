@@ -1,15 +1,18 @@
 /**
  * The agent API under /functions/v1/mcp-server: the REST routes of agent-routes.ts and the
  * MCP endpoint at /mcp. Every call authenticates the agent first (`X-Agent-DID` plus
- * `Authorization: Bearer <agent key>`: 401 when missing or wrong, 403 for a suspended or
- * deleted agent), then counts against that agent's rate limit (per minute, across all servers;
+ * `Authorization: Bearer <agent key>`, or an OAuth access token bound to the resource called:
+ * 401 with a `WWW-Authenticate: Bearer` challenge when missing or wrong, 403 for a suspended or
+ * deleted agent, 403 insufficient_scope for a call outside the token's scopes), then counts against that agent's rate limit (per minute, across all servers;
  * unauthenticated calls count against their IP address), then runs. A JSON-RPC batch sent to
  * /mcp counts once per message in it.
  */
 import fastifyRateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '@purser/core';
-import { authenticateAgentRequest, type AuthenticatedAgent, type AuthenticatedRequest } from '../../services/agents/authenticate-agent';
+import { authenticateAgentRequest, bearerOf, requireScope, single, type AuthenticatedAgent, type AuthenticatedRequest } from '../../services/agents/authenticate-agent';
+import { looksLikeAccessToken } from '../../services/oauth/oauth-secrets';
+import { authenticateAccessToken } from '../../services/oauth/verify-access-token';
 import type { AppDeps } from '../../deps';
 import { clientAddressKey } from '../client-address';
 import { rateLimitStoreOptions } from '../rate-limit-store';
@@ -17,6 +20,7 @@ import { idempotencyKeyOf, parseInput } from '../request-input';
 import { agentRoutes, type AgentRoute } from './agent-routes';
 import { answerMcpPost } from './mcp-endpoint';
 import { createAgentMcpServer } from './mcp-tools';
+import { challengeOf, requireToolScopes, resourceCalled } from './oauth-challenge';
 
 export const DEFAULT_AGENT_RATE_LIMIT_PER_MINUTE = 120;
 
@@ -42,10 +46,20 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
   // the agent's calls, or the address's failed ones, before the outcome is acted on.
   app.addHook('onRequest', async (request) => {
     try {
-      request.agentAuth = await authenticateAgentRequest(deps, { did: request.headers['x-agent-did'], authorization: request.headers.authorization });
+      const did = request.headers['x-agent-did'];
+      const bearer = bearerOf(request.headers.authorization);
+      request.agentAuth =
+        bearer && looksLikeAccessToken(bearer)
+          ? await authenticateAccessToken(deps, bearer, { did: single(did), resourceUrl: resourceCalled(deps.publicUrl, request) })
+          : await authenticateAgentRequest(deps, { did, authorization: request.headers.authorization });
     } catch (error) {
       request.agentAuth = { error };
     }
+  });
+  // A 401 says where to get a token (RFC 9728), a 403 for a missing scope which scopes to ask for.
+  app.addHook('onError', async (request, reply, error) => {
+    const challenge = challengeOf(deps.publicUrl, request, error);
+    if (challenge) reply.header('www-authenticate', challenge);
   });
   // One count per agent for all the routes below, shared by every server (rate-limit-store.ts).
   await app.register(fastifyRateLimit, {
@@ -69,6 +83,7 @@ export async function agentApiPlugin(app: FastifyInstance, { deps }: { deps: App
   const chargeBatch = batchCharger(app);
   app.post('/mcp', { preHandler: chargeBatch }, async (request, reply) => {
     const agent = requireAgent(request);
+    requireToolScopes(agent, request.body);
     const answer = await answerMcpPost(
       request,
       reply,
@@ -128,6 +143,7 @@ function register(app: FastifyInstance, deps: AppDeps, route: AgentRoute): void 
     url: route.path,
     handler: async (request, reply) => {
       const { agent, wallet } = requireAuthenticated(request);
+      requireScope(agent, route.oauthScope);
       const body = route.body ? parseInput(route.body, request.body) : undefined;
       const answer = await route.handler({
         deps,

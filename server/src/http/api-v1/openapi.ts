@@ -5,7 +5,8 @@
  * paid API), whose paths carry their full path and their own server.
  */
 import { z } from 'zod';
-import { OWNER_API_KEY_SCOPE_DESCRIPTIONS, OWNER_API_KEY_SCOPES } from '@purser/core';
+import { OAUTH_SCOPE_DESCRIPTIONS, OWNER_API_KEY_SCOPE_DESCRIPTIONS, OWNER_API_KEY_SCOPES } from '@purser/core';
+import { OAUTH_PATHS } from '../../services/oauth/oauth-discovery';
 import type { ApiRoute } from './define-route';
 
 /** What the document needs of a route: its declaration without the handler. */
@@ -34,8 +35,8 @@ export type DocumentedRoute = Pick<
 export interface ApiSection {
   prefix: string;
   routes: DocumentedRoute[];
-  /** Replaces each operation's security (the agent API authenticates as the agent). */
-  security?: JsonSchema[];
+  /** Replaces each operation's security (the agent API authenticates as the agent), given or per route. */
+  security?: JsonSchema[] | ((route: DocumentedRoute) => JsonSchema[]);
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -144,7 +145,8 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
       const path = (paths[key] ??= { servers: [{ url: options.serverUrl }] }) as Record<string, JsonSchema>;
       // An /api/v1 path of the same name has no servers of its own: the key would mean both.
       if (!path.servers) throw new Error(`${key} is both an /api/v1 path and a path of its own`);
-      path[route.method.toLowerCase()] = { ...operationOf(route), ...(section.security ? { security: section.security } : {}) };
+      const security = typeof section.security === 'function' ? section.security(route) : section.security;
+      path[route.method.toLowerCase()] = { ...operationOf(route), ...(security ? { security } : {}) };
     }
   }
   return {
@@ -164,6 +166,20 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], options: { serve
         agentDid: { type: 'apiKey', in: 'header', name: 'X-Agent-DID', description: "The agent's DID (public: it selects the agent, the key proves it)" },
         agentKey: { type: 'http', scheme: 'bearer', description: "The agent's API key, shown once when the agent was created or its key rotated" },
         clientKey: { type: 'http', scheme: 'bearer', description: "The web app's public anonymous key (not a secret: it names the client)" },
+        agentOAuth: {
+          type: 'oauth2',
+          description:
+            "An OAuth 2.1 access token of an MCP host the owner connected on Purser's consent page, sent alone (no X-Agent-DID): it acts as the agent the owner chose, " +
+            'on the resource it was issued for, within its scopes (else 403 `INSUFFICIENT_SCOPE`) and its connection\'s spending cap. PKCE (S256) is required.',
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${options.serverUrl}${OAUTH_PATHS.authorize}`,
+              tokenUrl: `${options.serverUrl}${OAUTH_PATHS.token}`,
+              refreshUrl: `${options.serverUrl}${OAUTH_PATHS.token}`,
+              scopes: OAUTH_SCOPE_DESCRIPTIONS,
+            },
+          },
+        },
       },
       schemas: { Error: ERROR_SCHEMA },
     },

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { AGENT_API_PREFIX } from '@purser/core';
-import { agentRoutes } from '../agent-api/agent-routes';
+import { agentRoutes, type AgentRoute } from '../agent-api/agent-routes';
 import { assistantApiRoutes } from '../assistant-route';
 import { AUTH_PREFIX, authApiRoutes } from '../auth-routes';
 import { FUNCTIONS_PREFIX, functionsApiRoutes } from '../functions-routes';
@@ -28,7 +28,12 @@ const API_VERSION = '1.0.0';
  */
 export function otherApiSections(): ApiSection[] {
   return [
-    { prefix: AGENT_API_PREFIX, routes: agentRoutes.map((route) => ({ ...route, tag: 'Agent API' })), security: [{ agentDid: [], agentKey: [] }] },
+    {
+      prefix: AGENT_API_PREFIX,
+      routes: agentRoutes.map((route) => ({ ...route, tag: 'Agent API' })),
+      // The DID and API key, or an OAuth access token with the route's scope.
+      security: (route) => [{ agentDid: [], agentKey: [] }, { agentOAuth: [(route as typeof route & Pick<AgentRoute, 'oauthScope'>).oauthScope] }],
+    },
     { prefix: FUNCTIONS_PREFIX, routes: [...functionsApiRoutes, ...assistantApiRoutes()] },
     { prefix: AUTH_PREFIX, routes: authApiRoutes() },
     { prefix: '', routes: identityApiRoutes },

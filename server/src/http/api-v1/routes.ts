@@ -57,6 +57,7 @@ import { auditRoutes } from './audit-routes';
 import { defineRoute, type ApiRoute } from './define-route';
 import { intentRoutes } from './intent-routes';
 import { kyaRoutes } from './kya-routes';
+import { paymentSessionRoutes } from './payment-session-routes';
 import { policyRoutes } from './policy-routes';
 import { webhookRoutes } from './webhook-routes';
 
@@ -328,4 +329,4 @@ const budgetAlerts = [
   }),
 ];
 
-export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...agentIdentityRoutes, ...apiKeys, ...credentials, ...budgetAlerts, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...webhookRoutes, ...auditRoutes] as ApiRoute[];
+export const apiRoutes: ApiRoute[] = [...wallet, ...agents, ...agentIdentityRoutes, ...apiKeys, ...credentials, ...budgetAlerts, ...kyaRoutes, ...policyRoutes, ...intentRoutes, ...paymentSessionRoutes, ...webhookRoutes, ...auditRoutes] as ApiRoute[];

@@ -9,7 +9,7 @@ import type { AgentPaymentInput, AgentPaymentView } from '@purser/core';
 import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
 import { awaitIntent } from '../intents/await-intent';
-import { createIntent } from '../intents/create-intent';
+import { agentCreator, createIntent } from '../intents/create-intent';
 import { agentPaymentView, isAnswerable, PAYMENT_WAIT_MS, refusalOf } from './intent-outcome';
 
 export async function makeAgentPayment(
@@ -20,7 +20,7 @@ export async function makeAgentPayment(
 ): Promise<{ payment: AgentPaymentView; settled: boolean; replayed: boolean }> {
   const created = await createIntent(
     deps,
-    { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId },
+    agentCreator(agent),
     {
       agentId: agent.agentId,
       amount: input.amount,
@@ -32,6 +32,7 @@ export async function makeAgentPayment(
       rail: input.rail,
       maxRetries: 3,
       idempotencyKey: input.idempotency_key,
+      paymentSessionId: input.session_id,
     },
     { idempotencyKey: options.idempotencyKey },
   );

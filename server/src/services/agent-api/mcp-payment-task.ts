@@ -6,7 +6,7 @@
  * payment (whose answer is a signed header, not a payment view) or an id that is not a uuid is
  * NOT_FOUND, as an id that does not exist.
  */
-import { AppError, TERMINAL_INTENT_STATUSES, type AgentPaymentView, type IntentView } from '@purser/core';
+import { AppError, TERMINAL_INTENT_STATUSES, type AgentPaymentSessionView, type AgentPaymentView, type IntentView } from '@purser/core';
 import { z } from 'zod';
 import type { AppDeps } from '../../deps';
 import type { AuthenticatedAgent } from '../agents/authenticate-agent';
@@ -15,7 +15,9 @@ import { intentSelect, toIntentView } from '../intents/intent-view';
 import { agentPaymentView, refusalOf } from './intent-outcome';
 
 export interface PaymentTask {
-  /** The payment intent's id. */
+  /** A payment (make_payment) or a budget request (request_budget, mcp-budget-task.ts). */
+  kind: 'payment' | 'budget';
+  /** The payment intent's id, or the payment session's. */
   taskId: string;
   /** Working until the intent is final; then completed, with the answer the call would have given. */
   state: 'working' | 'completed';
@@ -24,8 +26,11 @@ export interface PaymentTask {
   statusMessage: string;
   createdAt: string;
   lastUpdatedAt: string;
-  /** Once completed: the settled payment, or the refusal (the call's isError answer). */
-  outcome: { payment: AgentPaymentView } | { refusal: AppError } | null;
+  /**
+   * Once completed: the settled payment, or the refusal (the call's isError answer); for a budget
+   * request (mcp-budget-task.ts), the session as the owner decided it.
+   */
+  outcome: { payment: AgentPaymentView } | { refusal: AppError } | { budget: AgentPaymentSessionView } | null;
 }
 
 const NOT_FOUND = 'This agent has no such payment task';
@@ -35,6 +40,7 @@ export function paymentTaskOf(intent: IntentView): PaymentTask {
   const refusal = final ? refusalOf(intent) : null;
   const payment = agentPaymentView(intent);
   return {
+    kind: 'payment',
     taskId: intent.id,
     state: final ? 'completed' : 'working',
     waitingForOwner: intent.status === 'pending_approval',

@@ -1,15 +1,19 @@
 /**
- * Who is calling the agent API: `X-Agent-DID` plus `Authorization: Bearer <agent API key>`.
+ * Who is calling the agent API: `X-Agent-DID` plus `Authorization: Bearer <agent API key>` (an
+ * OAuth access token alone is the other way in: oauth/verify-access-token.ts, authenticateAccessToken).
  * The DID is public, so it only selects the agent; the key must be one issued to that agent.
  * Missing or wrong credentials are 401 whatever was wrong (no hint whether the DID exists);
  * an agent that is suspended or deleted gets 403 AGENT_SUSPENDED once its key is shown to be
  * its own (also a key revoked by deletion or rotation: the status is public anyway, through
  * the credential status list).
  */
-import { AppError, isAgentDid } from '@purser/core';
-import type { AgentStatus, KyaTier } from '@purser/db';
+import { AppError, isAgentDid, type OAuthScope } from '@purser/core';
+import type { KyaTier } from '@purser/db';
 import type { AppDeps } from '../../deps';
 import { agentApiKeyPrefix, hashAgentApiKey } from './agent-api-key-secret';
+import { AGENT_REQUEST_COLUMNS, walletSnapshotOf, type AgentRequestColumns, type AgentWalletSnapshot } from './agent-request-columns';
+
+export type { AgentWalletSnapshot } from './agent-request-columns';
 import { sameSecretHash } from '../../secrets';
 
 /** lastUsedAt is a hint for the owner, not an audit trail: one write a minute per key is enough. */
@@ -26,22 +30,17 @@ export interface AuthenticatedAgent {
   agentId: string;
   did: string;
   ownerId: string;
-  apiKeyId: string;
+  /** The API key the agent called with; null when it called with an OAuth access token. */
+  apiKeyId: string | null;
   kyaTier: KyaTier;
+  /**
+   * The OAuth connection whose access token the agent called with, and the token's scopes: the
+   * routes and tools it may use, and the cap its payments count against (intents carry it).
+   */
+  oauth?: { connectionId: string; scopes: readonly OAuthScope[] };
 }
 
 const INVALID = 'Invalid agent DID or API key';
-
-/**
- * The agent's wallet as the authentication read it, in the same statement: its balances at the
- * start of the request. A route that does nothing else may answer them (GET /balance); anything
- * that moves money, or answers after doing so, reads the wallet again.
- */
-export interface AgentWalletSnapshot {
-  balanceUsdc: bigint;
-  balanceUsdt: bigint;
-  evmAddress: string | null;
-}
 
 export interface AuthenticatedRequest {
   agent: AuthenticatedAgent;
@@ -52,32 +51,27 @@ export interface AuthenticatedRequest {
  * A row of purser_agent_request_credentials (migration 20261206114100_agent_request_in_one_statement),
  * read through the driver (Database.query): text and booleans only, which both drivers answer alike.
  */
-interface CredentialsRow {
+interface CredentialsRow extends AgentRequestColumns {
   key_id: string;
   key_hash: string;
   revoked: boolean;
   /** Milliseconds since the epoch, or null when the key was never used. */
   last_used_ms: string | null;
-  agent_id: string;
-  did: string;
-  owner_id: string;
-  status: AgentStatus;
-  kya_tier: KyaTier;
-  /** Null when the agent has no wallet row (the LEFT JOIN found none). */
-  balance_usdc: string | null;
-  balance_usdt: string | null;
-  evm_wallet_address: string | null;
 }
 
 const CREDENTIALS = `
   SELECT key_id, key_hash, revoked_at IS NOT NULL AS revoked,
          (EXTRACT(EPOCH FROM last_used_at) * 1000)::bigint::text AS last_used_ms,
-         agent_id, did, owner_id, status, kya_tier,
-         balance_usdc::text, balance_usdt::text, evm_wallet_address
+         ${AGENT_REQUEST_COLUMNS}
     FROM purser_agent_request_credentials($1)`;
 
-function single(value: string | string[] | undefined): string | undefined {
+export function single(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' ? value.trim() : undefined;
+}
+
+/** The token of an `Authorization: Bearer <token>` header. */
+export function bearerOf(authorization: string | string[] | undefined): string | undefined {
+  return /^Bearer\s+(\S+)$/i.exec(single(authorization) ?? '')?.[1];
 }
 
 export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: AgentCredentials, now = new Date()): Promise<AuthenticatedAgent> {
@@ -94,7 +88,7 @@ export async function authenticateAgent(deps: Pick<AppDeps, 'db'>, credentials: 
 export async function authenticateAgentRequest(deps: Pick<AppDeps, 'db'>, credentials: AgentCredentials, now = new Date()): Promise<AuthenticatedRequest> {
   const did = single(credentials.did);
   if (!did) throw new AppError('UNAUTHORIZED', 'The X-Agent-DID header is required');
-  const bearer = /^Bearer\s+(\S+)$/i.exec(single(credentials.authorization) ?? '')?.[1];
+  const bearer = bearerOf(credentials.authorization);
   if (!bearer) throw new AppError('UNAUTHORIZED', 'Authorization: Bearer <agent API key> is required');
   const prefix = agentApiKeyPrefix(bearer);
   if (!isAgentDid(did) || !prefix) throw new AppError('UNAUTHORIZED', INVALID);
@@ -114,6 +108,17 @@ export async function authenticateAgentRequest(deps: Pick<AppDeps, 'db'>, creden
   }
   return {
     agent: { agentId: key.agent_id, did: key.did, ownerId: key.owner_id, apiKeyId: key.key_id, kyaTier: key.kya_tier },
-    wallet: { balanceUsdc: BigInt(key.balance_usdc ?? 0), balanceUsdt: BigInt(key.balance_usdt ?? 0), evmAddress: key.evm_wallet_address },
+    wallet: walletSnapshotOf(key),
   };
+}
+
+/**
+ * Refuses a call the agent's credential does not cover: an access token without `scope`
+ * (403 INSUFFICIENT_SCOPE). An API key covers every call.
+ */
+export function requireScope(agent: AuthenticatedAgent, scope: OAuthScope): void {
+  if (!agent.oauth || agent.oauth.scopes.includes(scope)) return;
+  throw new AppError('INSUFFICIENT_SCOPE', `This access token does not have the ${scope} scope this call needs; the owner can grant it when the host connects again`, {
+    details: { scope },
+  });
 }

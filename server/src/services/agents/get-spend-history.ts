@@ -4,7 +4,8 @@
  * counts (payments/gate-inputs.ts spentByAgent): intents whose funds are held or captured, dated by
  * when they were reserved; released ones count for nothing. One query: the owner check, the
  * agent's daily limit and a LEFT JOIN of the days (generate_series) onto its intents, which
- * the (agent_id, reserved_at) index answers.
+ * the (agent_id, reserved_at) index answers. The part paid from payment sessions is summed beside
+ * it (the chart's second series).
  */
 import { toDecimalString, toDollars, type SpendHistoryInput, type SpendHistoryView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
@@ -13,7 +14,7 @@ import { agentNotFound, assertUuids } from './owned-agent';
 export async function getSpendHistory(prisma: PrismaClient, ownerId: string, input: SpendHistoryInput, now = new Date()): Promise<SpendHistoryView> {
   assertUuids(ownerId, input.agentId);
   const today = now.toISOString().slice(0, 10);
-  const rows = await prisma.$queryRaw<{ date: string; spent: string; daily_limit: string }[]>`
+  const rows = await prisma.$queryRaw<{ date: string; spent: string; session_spent: string; daily_limit: string }[]>`
     WITH agent AS (
       SELECT a.id, r.max_daily_limit
         FROM agents a JOIN spending_rules r ON r.agent_id = a.id
@@ -24,6 +25,7 @@ export async function getSpendHistory(prisma: PrismaClient, ownerId: string, inp
     )
     SELECT to_char(days.day, 'YYYY-MM-DD') AS date,
            coalesce(sum(p.amount), 0)::text AS spent,
+           coalesce(sum(p.amount) FILTER (WHERE p.payment_session_id IS NOT NULL), 0)::text AS session_spent,
            (SELECT max_daily_limit FROM agent)::text AS daily_limit
       FROM days
       LEFT JOIN payment_intents p
@@ -43,7 +45,8 @@ export async function getSpendHistory(prisma: PrismaClient, ownerId: string, inp
     dailyLimitExact: toDecimalString(dailyLimit),
     days: rows.map((row) => {
       const spent = BigInt(row.spent);
-      return { date: row.date, spent: toDollars(spent), spentExact: toDecimalString(spent) };
+      const sessionSpent = BigInt(row.session_spent);
+      return { date: row.date, spent: toDollars(spent), spentExact: toDecimalString(spent), sessionSpent: toDollars(sessionSpent), sessionSpentExact: toDecimalString(sessionSpent) };
     }),
   };
 }

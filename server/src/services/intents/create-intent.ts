@@ -9,7 +9,7 @@
  * commits, then replay it: one intent, one workflow, one payment.
  */
 import { randomUUID } from 'node:crypto';
-import { AGENT_NOT_FOUND_MESSAGE, AppError, railToDb, type CreateIntentInput, type IntentView } from '@purser/core';
+import { AGENT_NOT_FOUND_MESSAGE, AppError, PAYMENT_SESSION_NOT_FOUND_MESSAGE, railToDb, type CreateIntentInput, type IntentView } from '@purser/core';
 import { paymentWorkflowId } from '@purser/workflows';
 import type { Prisma, TransactionClient } from '@purser/db';
 import { appendAuditEvent, withAuditRetry } from '../audit/append-audit-event';
@@ -22,7 +22,21 @@ import { lockPayingAgent } from './lock-paying-agent';
 import { startPaymentWorkflow } from './payment-workflows';
 import { findOutboxRow, startFromOutbox } from './workflow-outbox';
 
-export type IntentCreator = { ownerId: string; createdBy: 'owner' } | { ownerId: string; createdBy: 'agent'; agentId: string };
+/**
+ * Who asks for the payment. An agent that called with an OAuth access token pays through that
+ * token's connection (`oauthConnectionId`): the connection's cap is checked by the gate.
+ */
+export type IntentCreator = { ownerId: string; createdBy: 'owner' } | { ownerId: string; createdBy: 'agent'; agentId: string; oauthConnectionId?: string };
+
+/** The creator of an agent's own payment, through the connection its access token belongs to, if any. */
+export function agentCreator(agent: { ownerId: string; agentId: string; oauth?: { connectionId: string } }): IntentCreator {
+  return { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId, ...(agent.oauth ? { oauthConnectionId: agent.oauth.connectionId } : {}) };
+}
+
+/** The OAuth connection an intent is paid through, if any. */
+export function connectionOf(creator: IntentCreator): string | null {
+  return creator.createdBy === 'agent' ? (creator.oauthConnectionId ?? null) : null;
+}
 
 /** An intent checked and keyed, ready to be written (`insertIntent`) in a transaction. */
 export interface PreparedIntent {
@@ -57,18 +71,34 @@ export async function prepareIntent(
 
   const agent = await prisma.agent.findFirst({
     where: { id: input.agentId, ownerId: creator.ownerId, status: { not: 'deleted' } },
-    select: { id: true, status: true, wallet: { select: { id: true, walletAddress: true, evmWalletAddress: true } } },
+    select: {
+      id: true,
+      status: true,
+      wallet: { select: { id: true, walletAddress: true, evmWalletAddress: true } },
+      // The session the owner opened for all of the agent's payments, if one is open (at most one is).
+      paymentSessions: { where: { status: 'open', allPayments: true, expiresAt: { gt: new Date() } }, select: { id: true }, orderBy: { createdAt: 'asc' }, take: 1 },
+    },
   });
   if (!agent) throw new AppError('NOT_FOUND', AGENT_NOT_FOUND_MESSAGE);
   if (agent.status !== 'active') throw new AppError('AGENT_SUSPENDED', 'Agent is suspended');
   if (!agent.wallet) throw new AppError('CONFLICT', 'This agent does not yet have a wallet.');
+  if (input.paymentSessionId !== undefined) {
+    // Only one of this agent's own sessions; whether it is open and covers the payment is the gate's.
+    const session = await prisma.paymentSession.findFirst({ where: { id: input.paymentSessionId, agentId: agent.id, ownerId: creator.ownerId }, select: { id: true } });
+    if (!session) throw new AppError('NOT_FOUND', PAYMENT_SESSION_NOT_FOUND_MESSAGE);
+  }
+  // An agent's payment that names no session is charged to its all-payments session, if one is
+  // open: the gate then holds it to that session's budget, scope and caps like one that names it.
+  // The request's hash (its idempotency) is of what the agent sent.
+  const allPayments = creator.createdBy === 'agent' && input.paymentSessionId === undefined ? agent.paymentSessions[0] : undefined;
+  const charged = allPayments ? { ...input, paymentSessionId: allPayments.id } : input;
 
   if (idempotencyKey !== undefined) {
     const existing = await findByKey(prisma, agent.id, idempotencyKey);
     if (existing) return { existing: checkedReplay(existing, requestHash) };
   }
   const actor = creator.createdBy === 'owner' ? `owner:${creator.ownerId}` : `agent:${agent.id}`;
-  return { prepared: { intentId: randomUUID(), creator, input, idempotencyKey, requestHash, actor, wallet: agent.wallet } };
+  return { prepared: { intentId: randomUUID(), creator, input: charged, idempotencyKey, requestHash, actor, wallet: agent.wallet } };
 }
 
 /** The intent row, the policy attached in the same call and their audit events, in `tx`. */
@@ -97,6 +127,8 @@ export async function insertIntent(tx: TransactionClient, { intentId, creator, i
       // A request without a key gets one of its own: every intent has exactly one.
       idempotencyKey: idempotencyKey ?? `auto:${intentId}`,
       requestHash,
+      oauthConnectionId: connectionOf(creator),
+      paymentSessionId: input.paymentSessionId ?? null,
     },
     select: intentSelect,
   });

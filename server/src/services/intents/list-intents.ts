@@ -62,6 +62,7 @@ function conditions(ownerId: string, input: Omit<ListIntentsInput, 'limit'>): Pr
     where.push(Prisma.sql`"rail" = 'x402-base'`, input.protocol === 'mpp' ? mpp : Prisma.sql`NOT coalesce(${mpp}, false)`);
   }
   if (input.agentId) where.push(Prisma.sql`"agent_id" = ${input.agentId}::uuid`);
+  if (input.sessionId) where.push(Prisma.sql`"payment_session_id" = ${input.sessionId}::uuid`);
   if (input.from) where.push(Prisma.sql`"created_at" >= ${new Date(input.from)}::timestamptz`);
   if (input.to) where.push(Prisma.sql`"created_at" < ${new Date(input.to)}::timestamptz`);
   if (input.minAmount !== undefined) where.push(Prisma.sql`"amount" >= ${input.minAmount}::bigint`);

@@ -37,6 +37,8 @@ export interface LockedIntent {
   reservedAt: Date | null;
   releasedAt: Date | null;
   settledAt: Date | null;
+  /** The payment session it is charged to (as lockIntent reads it). */
+  paymentSessionId?: string | null;
 }
 
 /** Locks the intent's row for the rest of the transaction. Scoped to an owner when one is given. */
@@ -45,7 +47,7 @@ export async function lockIntent(tx: TransactionClient, intentId: string, ownerI
   const rows = await tx.$queryRaw<LockedIntent[]>`
     SELECT "id"::text AS "id", "owner_id"::text AS "ownerId", "agent_id"::text AS "agentId", "status"::text AS "status",
            "amount", "currency"::text AS "currency", "reserved_at" AS "reservedAt", "released_at" AS "releasedAt",
-           "settled_at" AS "settledAt"
+           "settled_at" AS "settledAt", "payment_session_id"::text AS "paymentSessionId"
       FROM "payment_intents" WHERE "id" = ${intentId}::uuid FOR UPDATE`;
   const row = rows[0];
   if (!row || (ownerId !== undefined && row.ownerId !== ownerId)) throw new AppError('NOT_FOUND', INTENT_NOT_FOUND_MESSAGE);

@@ -2,7 +2,7 @@
  * Checks the ledger's invariants over the whole database: entries sum to zero per currency
  * (overall and per ledger transaction), every account's balance equals the sum of its
  * entries, every owner and agent wallet's balances equal the entries of its accounts, every
- * hold account holds exactly its agent's payments in flight, and nothing but the external
+ * hold account holds exactly its agent's payments in flight and its sessions' reserves, and nothing but the external
  * accounts is below zero. Tests run it after moving money; an
  * operator can run it against a live database (read-only).
  */
@@ -69,18 +69,25 @@ export async function verifyLedger(prisma: TransactionClient): Promise<LedgerRep
      GROUP BY w."id"`;
   checkWallets('agent wallet', agentWallets, problems);
 
-  // A hold account holds exactly the payments in flight: reserved, neither captured nor released.
-  const holds = await prisma.$queryRaw<{ id: string; currency: string; balance: string; inFlight: string }[]>`
+  // A hold account holds exactly the payments in flight (reserved, neither captured nor released)
+  // and, in USDC, what the agent's payment sessions set aside (payment-sessions/session-reserve.ts).
+  const holds = await prisma.$queryRaw<{ id: string; currency: string; balance: string; inFlight: string; setAside: string }[]>`
     SELECT a."id"::text AS "id", a."currency"::text AS "currency", a."balance"::text AS "balance",
            COALESCE((SELECT SUM(i."amount") FROM "payment_intents" i JOIN "agent_wallets" w ON w."agent_id" = i."agent_id"
                       WHERE w."id" = a."agent_wallet_id" AND i."currency" = a."currency" AND i."reserved_at" IS NOT NULL
-                        AND i."settled_at" IS NULL AND i."released_at" IS NULL), 0)::text AS "inFlight"
+                        AND i."settled_at" IS NULL AND i."released_at" IS NULL), 0)::text AS "inFlight",
+           COALESCE((SELECT SUM(s."reserved_units") FROM "payment_sessions" s JOIN "agent_wallets" w ON w."agent_id" = s."agent_id"
+                      WHERE w."id" = a."agent_wallet_id" AND a."currency" = 'USDC'), 0)::text AS "setAside"
       FROM "ledger_accounts" a WHERE a."kind" = 'hold'`;
   for (const row of holds) {
-    if (BigInt(row.balance) !== BigInt(row.inFlight)) {
-      problems.push(`hold account ${row.id}: ${row.currency} balance ${row.balance} but payments in flight total ${row.inFlight}`);
+    if (BigInt(row.balance) !== BigInt(row.inFlight) + BigInt(row.setAside)) {
+      problems.push(`hold account ${row.id}: ${row.currency} balance ${row.balance} but payments in flight total ${row.inFlight} and sessions set aside ${row.setAside}`);
     }
   }
+  // A closed or rejected session sets nothing aside.
+  const leftOver = await prisma.$queryRaw<{ id: string; reserved: string }[]>`
+    SELECT "id"::text AS "id", "reserved_units"::text AS "reserved" FROM "payment_sessions" WHERE "status" <> 'open' AND "reserved_units" <> 0`;
+  for (const row of leftOver) problems.push(`payment session ${row.id} is no longer open but still sets ${row.reserved} aside`);
 
   return {
     ok: problems.length === 0,

@@ -77,7 +77,7 @@ export async function approveAuthorizationRequest(
       data: { decision: 'approved', decidedAt: now, connectionId: row.id, codeHash: hashOAuthSecret(code), codeExpiresAt: new Date(now.getTime() + AUTHORIZATION_CODE_TTL_MS) },
       select: { id: true },
     });
-    const connection = toConnectionView(row);
+    const connection = toConnectionView(row, 0n); // made just now: nothing spent through it yet
     const deliveryIds = await recordConnectionChange(tx, { actor: `owner:${ownerId}`, action: 'created', ownerId, connection, event: 'connection.created', at: now });
     return { code, request, connection, deliveryIds };
   });

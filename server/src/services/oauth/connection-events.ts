@@ -16,7 +16,7 @@ import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../deps';
 import type { AuditData } from '../audit/audit-hash';
 import { appendAuditEvent } from '../audit/append-audit-event';
-import { startWebhookDeliveries } from '../webhooks/start-webhook-deliveries';
+import { recordEventDeliveries, startEventDeliveries } from '../webhooks/record-event-deliveries';
 
 export type ConnectionAuditAction = 'created' | 'authorized' | 'refreshed' | 'access_token_revoked' | 'revoked';
 
@@ -56,21 +56,10 @@ export async function recordConnectionChange(tx: TransactionClient, change: Conn
 
 async function recordDeliveries(tx: TransactionClient, ownerId: string, type: OAuthConnectionEvent, connection: OAuthConnectionView, at: Date): Promise<string[]> {
   const event: OAuthConnectionEventView = { id: randomUUID(), type, createdAt: at.toISOString(), data: { connection } };
-  const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO "webhook_deliveries" ("id", "endpoint_id", "event_id", "event_type", "payload", "created_at", "updated_at")
-    SELECT "purser_uuid_v7"(), e."id", ${event.id}, ${type}, ${JSON.stringify(event)}::jsonb, ${at}, ${at}
-      FROM "webhook_endpoints" e
-     WHERE e."owner_id" = ${ownerId}::uuid AND e."enabled" AND e."deleted_at" IS NULL AND e."events" @> ARRAY[${type}]::text[]
-    RETURNING "id"::text AS "id"`;
-  return rows.map((row) => row.id);
+  return recordEventDeliveries(tx, ownerId, event, at);
 }
 
 /** Starts the deliveries' workflows once their transaction committed; a failure is logged, not thrown. */
-export async function startConnectionEventDeliveries(deps: Pick<AppDeps, 'temporal' | 'logger'>, deliveryIds: readonly string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  try {
-    await startWebhookDeliveries(deps.temporal, deliveryIds);
-  } catch (error) {
-    deps.logger.warn({ err: error, deliveryIds }, 'connection webhook deliveries could not be started; they stay pending for a redelivery');
-  }
+export function startConnectionEventDeliveries(deps: Pick<AppDeps, 'temporal' | 'logger'>, deliveryIds: readonly string[]): Promise<void> {
+  return startEventDeliveries(deps, deliveryIds, 'connection');
 }

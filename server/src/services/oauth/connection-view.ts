@@ -1,5 +1,7 @@
 /** A connection as the console lists it and the connection.* webhooks carry it (core's oauthConnectionView). */
+import type { TransactionClient } from '@purser/db';
 import { OAUTH_REVOCATION_REASONS, toDecimalString, toDollars, type OAuthConnectionView, type OAuthRevocationReason } from '@purser/core';
+import { spentThroughConnection } from './connection-spend';
 import { storedScopes } from './oauth-scopes';
 
 export const connectionSelect = {
@@ -11,7 +13,6 @@ export const connectionSelect = {
   resource: true,
   scopes: true,
   capUnits: true,
-  spentUnits: true,
   createdAt: true,
   lastUsedAt: true,
   expiresAt: true,
@@ -28,7 +29,6 @@ export interface ConnectionRow {
   resource: string;
   scopes: string[];
   capUnits: bigint | null;
-  spentUnits: bigint;
   createdAt: Date;
   lastUsedAt: Date | null;
   expiresAt: Date | null;
@@ -39,7 +39,8 @@ export interface ConnectionRow {
 const reasonOf = (reason: string | null): OAuthRevocationReason | null =>
   (OAUTH_REVOCATION_REASONS as readonly string[]).includes(reason ?? '') ? (reason as OAuthRevocationReason) : null;
 
-export function toConnectionView(row: ConnectionRow): OAuthConnectionView {
+/** The view of a connection that spent `spentUnits` (connection-spend.ts). */
+export function toConnectionView(row: ConnectionRow, spentUnits: bigint): OAuthConnectionView {
   return {
     id: row.id,
     agentId: row.agentId,
@@ -50,12 +51,17 @@ export function toConnectionView(row: ConnectionRow): OAuthConnectionView {
     scopes: storedScopes(row.scopes),
     cap: row.capUnits === null ? null : toDollars(row.capUnits),
     capExact: row.capUnits === null ? null : toDecimalString(row.capUnits),
-    spent: toDollars(row.spentUnits),
-    spentExact: toDecimalString(row.spentUnits),
+    spent: toDollars(spentUnits),
+    spentExact: toDecimalString(spentUnits),
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
     expiresAt: row.expiresAt?.toISOString() ?? null,
     revokedAt: row.revokedAt?.toISOString() ?? null,
     revokedReason: reasonOf(row.revokedReason),
   };
+}
+
+/** The view of one connection, with what it spent read in `db` (a transaction's, for an event it emits). */
+export async function viewConnection(db: Pick<TransactionClient, '$queryRaw'>, row: ConnectionRow): Promise<OAuthConnectionView> {
+  return toConnectionView(row, await spentThroughConnection(db, row.id));
 }

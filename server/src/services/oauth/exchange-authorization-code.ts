@@ -12,7 +12,7 @@ import { OAuthError, OAuthErrorCode, type OAuthTokens } from '@modelcontextproto
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { recordConnectionChange } from './connection-events';
-import { connectionSelect, toConnectionView } from './connection-view';
+import { connectionSelect, viewConnection } from './connection-view';
 import { issueTokens } from './issue-tokens';
 import { sameResource } from './oauth-discovery';
 import { storedScopes } from './oauth-scopes';
@@ -54,7 +54,7 @@ export async function exchangeAuthorizationCode(deps: TokenDeps, form: FormParam
     if (spent.count !== 1) return null;
     const scopes = storedScopes(connectionRow.scopes);
     const issued = await issueTokens(tx, { id: connectionRow.id, expiresAt: connectionRow.expiresAt, scopes }, scopes, now);
-    await recordConnectionChange(tx, { actor, action: 'authorized', ownerId, connection: toConnectionView(connectionRow), at: now });
+    await recordConnectionChange(tx, { actor, action: 'authorized', ownerId, connection: await viewConnection(tx, connectionRow), at: now });
     return issued;
   });
   if (!tokens) throw await replayed();

@@ -6,6 +6,7 @@
 import type { OAuthConnectionListView } from '@purser/core';
 import type { AppDeps } from '../../deps';
 import { agentNotFound, assertUuids, ownedAgentWhere } from '../agents/owned-agent';
+import { spentByConnections } from './connection-spend';
 import { connectionSelect, toConnectionView } from './connection-view';
 
 const MAX_LISTED = 200;
@@ -21,5 +22,6 @@ export async function listAgentConnections(deps: Pick<AppDeps, 'db'>, ownerId: s
     take: MAX_LISTED,
     select: connectionSelect,
   });
-  return { connections: rows.map(toConnectionView) };
+  const spent = await spentByConnections(prisma, rows.map((row) => row.id));
+  return { connections: rows.map((row) => toConnectionView(row, spent.get(row.id) ?? 0n)) };
 }

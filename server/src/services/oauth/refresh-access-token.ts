@@ -12,7 +12,7 @@ import { OAuthError, OAuthErrorCode, type OAuthTokens } from '@modelcontextproto
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { recordConnectionChange } from './connection-events';
-import { connectionSelect, toConnectionView } from './connection-view';
+import { connectionSelect, viewConnection } from './connection-view';
 import { issueTokens } from './issue-tokens';
 import { sameResource } from './oauth-discovery';
 import { parseScopeParameter, storedScopes } from './oauth-scopes';
@@ -54,7 +54,7 @@ export async function refreshAccessToken(deps: TokenDeps, form: FormParams, now 
     if (spent.count !== 1) return null;
     const issued = await issueTokens(tx, { id: connectionRow.id, expiresAt: connectionRow.expiresAt, scopes: granted }, asked, now);
     await pruneConnectionTokens(tx, connectionRow.id, now);
-    await recordConnectionChange(tx, { actor, action: 'refreshed', ownerId, connection: toConnectionView(connectionRow), data: { scopes: asked }, at: now });
+    await recordConnectionChange(tx, { actor, action: 'refreshed', ownerId, connection: await viewConnection(tx, connectionRow), data: { scopes: asked }, at: now });
     return issued;
   });
   if (!tokens) throw await replayed();

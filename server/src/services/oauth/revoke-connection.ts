@@ -12,7 +12,7 @@ import type { AppDeps } from '../../deps';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { isUuid } from '../agents/owned-agent';
 import { recordConnectionChange, startConnectionEventDeliveries } from './connection-events';
-import { connectionSelect, toConnectionView } from './connection-view';
+import { connectionSelect, viewConnection } from './connection-view';
 
 export type RevokeDeps = Pick<AppDeps, 'db' | 'temporal' | 'logger'>;
 
@@ -37,7 +37,7 @@ export async function endConnection(
     const revoked = await tx.oauthConnection.updateMany({ where: { id: connectionId, revokedAt: null }, data: { revokedAt: now, revokedReason: why.reason } });
     const row = await tx.oauthConnection.findUniqueOrThrow({ where: { id: connectionId }, select: { ...connectionSelect, ownerId: true } });
     const { ownerId, ...fields } = row;
-    const connection = toConnectionView(fields);
+    const connection = await viewConnection(tx, fields);
     if (revoked.count === 0) return { connection, deliveryIds: [] };
     await tx.oauthToken.updateMany({ where: { connectionId, revokedAt: null }, data: { revokedAt: now } });
     const deliveryIds = await recordConnectionChange(tx, {

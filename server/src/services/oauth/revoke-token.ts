@@ -8,7 +8,7 @@ import { OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import type { TransactionClient } from '@purser/db';
 import { withAuditRetry } from '../audit/append-audit-event';
 import { recordConnectionChange } from './connection-events';
-import { connectionSelect, toConnectionView } from './connection-view';
+import { connectionSelect, viewConnection } from './connection-view';
 import { hashOAuthSecret } from './oauth-secrets';
 import { endConnection } from './revoke-connection';
 import { optionalParam, requiredParam, type FormParams, type TokenDeps } from './token-form';
@@ -31,6 +31,6 @@ export async function revokeToken(deps: TokenDeps, form: FormParams, now = new D
   }
   await withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
     const revoked = await tx.oauthToken.updateMany({ where: { id: row.id, revokedAt: null }, data: { revokedAt: now } });
-    if (revoked.count === 1) await recordConnectionChange(tx, { actor, action: 'access_token_revoked', ownerId, connection: toConnectionView(connectionRow), at: now });
+    if (revoked.count === 1) await recordConnectionChange(tx, { actor, action: 'access_token_revoked', ownerId, connection: await viewConnection(tx, connectionRow), at: now });
   });
 }

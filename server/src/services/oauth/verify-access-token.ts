@@ -1,17 +1,19 @@
 /**
  * What an OAuth access token may do on one of the two resources, for the agent API's
  * authentication (the hot path: one statement, purser_oauth_access_credentials in migration
- * *_oauth_authorization_server, read through the driver like purser_agent_request_credentials).
+ * *_oauth_connection_payments, read through the driver like purser_agent_request_credentials).
  * It answers the agent the token acts as, the agent's wallet at that read (the same snapshot an
- * API key's read gives), and the connection's scopes, cap and spend; or why the token is refused.
+ * API key's read gives), and the connection's scopes and cap; or why the token is refused.
  *
  * Every check runs on that read, never on a copy kept from an earlier request, so a revoked
  * connection or a suspended agent is refused by the very next request on every server. The
  * connection's last use is written at most every ten seconds: a hint for the console, not a trail.
  */
-import type { OAuthScope } from '@purser/core';
-import type { AgentStatus, KyaTier } from '@purser/db';
+import { AppError, type OAuthScope } from '@purser/core';
+import type { KyaTier } from '@purser/db';
 import type { AppDeps } from '../../deps';
+import type { AuthenticatedRequest } from '../agents/authenticate-agent';
+import { AGENT_REQUEST_COLUMNS, walletSnapshotOf, type AgentRequestColumns, type AgentWalletSnapshot } from '../agents/agent-request-columns';
 import { sameResource } from './oauth-discovery';
 import { storedScopes } from './oauth-scopes';
 import { hashOAuthSecret, looksLikeAccessToken } from './oauth-secrets';
@@ -29,15 +31,13 @@ export interface OAuthAccessGrant {
   kyaTier: KyaTier;
   /** The token's scopes (core's OAUTH_SCOPES). */
   scopes: OAuthScope[];
-  /** The connection's cap in atomic units; null when only the agent's own rules limit it. */
+  /** The connection's cap in atomic units; null when only the agent's own rules limit it (the gate enforces it). */
   capUnits: bigint | null;
-  /** Spent through the connection so far (atomic units). */
-  spentUnits: bigint;
   /** The resource the token is bound to (the one asked about). */
   resource: string;
   tokenExpiresAt: Date;
-  /** The agent's wallet as this read found it (as authenticate-agent.ts's AgentWalletSnapshot). */
-  wallet: { balanceUsdc: bigint; balanceUsdt: bigint; evmAddress: string | null };
+  /** The agent's wallet as this read found it. */
+  wallet: AgentWalletSnapshot;
 }
 
 /**
@@ -58,7 +58,7 @@ export type AccessTokenRefusal =
 export type AccessTokenVerdict = { ok: true; grant: OAuthAccessGrant } | { ok: false; refusal: AccessTokenRefusal };
 
 /** A row of purser_oauth_access_credentials through the driver: text and booleans only. */
-interface CredentialsRow {
+interface CredentialsRow extends AgentRequestColumns {
   token_id: string;
   scopes: string;
   token_expires_ms: string;
@@ -67,18 +67,9 @@ interface CredentialsRow {
   resource: string;
   client_id: string;
   cap_units: string | null;
-  spent_units: string;
   connection_expires_ms: string | null;
   connection_revoked: boolean;
   last_used_ms: string | null;
-  agent_id: string;
-  did: string;
-  owner_id: string;
-  status: AgentStatus;
-  kya_tier: KyaTier;
-  balance_usdc: string | null;
-  balance_usdt: string | null;
-  evm_wallet_address: string | null;
 }
 
 const epochMs = (column: string) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::bigint::text`;
@@ -86,10 +77,10 @@ const epochMs = (column: string) => `(EXTRACT(EPOCH FROM ${column}) * 1000)::big
 const CREDENTIALS = `
   SELECT token_id, array_to_string(token_scopes, ' ') AS scopes, ${epochMs('token_expires_at')} AS token_expires_ms,
          token_revoked_at IS NOT NULL AS token_revoked,
-         connection_id, resource, client_id, cap_units::text, spent_units::text,
+         connection_id, resource, client_id, cap_units::text,
          ${epochMs('connection_expires_at')} AS connection_expires_ms, connection_revoked_at IS NOT NULL AS connection_revoked,
          ${epochMs('last_used_at')} AS last_used_ms,
-         agent_id, did, owner_id, status, kya_tier, balance_usdc::text, balance_usdt::text, evm_wallet_address
+         ${AGENT_REQUEST_COLUMNS}
     FROM purser_oauth_access_credentials($1)`;
 
 /** What the checks found, or the grant; `resourceUrl` is the resource being called. */
@@ -114,10 +105,9 @@ function judge(row: CredentialsRow | undefined, resourceUrl: string, now: number
       kyaTier: row.kya_tier,
       scopes: storedScopes(row.scopes.split(' ')),
       capUnits: row.cap_units === null ? null : BigInt(row.cap_units),
-      spentUnits: BigInt(row.spent_units),
       resource: row.resource,
       tokenExpiresAt: new Date(Number(row.token_expires_ms)),
-      wallet: { balanceUsdc: BigInt(row.balance_usdc ?? 0), balanceUsdt: BigInt(row.balance_usdt ?? 0), evmAddress: row.evm_wallet_address },
+      wallet: walletSnapshotOf(row),
     },
   };
 }
@@ -143,3 +133,34 @@ export const ACCESS_TOKEN_REFUSALS: Record<AccessTokenRefusal, string> = {
   agent_suspended: 'This agent is suspended',
   agent_deleted: 'This agent has been deleted',
 };
+
+/**
+ * An OAuth access token: valid, bound to the resource called, its connection live, its agent
+ * active (verifyAccessToken above), as the agent API takes it. An X-Agent-DID sent beside it must
+ * name the token's agent.
+ */
+export async function authenticateAccessToken(
+  deps: Pick<AppDeps, 'db'>,
+  token: string,
+  { did, resourceUrl }: { did: string | undefined; resourceUrl: string },
+  now = new Date(),
+): Promise<AuthenticatedRequest> {
+  const verdict = await verifyAccessToken(deps, token, resourceUrl, now);
+  if (!verdict.ok) {
+    const code = verdict.refusal === 'agent_suspended' || verdict.refusal === 'agent_deleted' ? 'AGENT_SUSPENDED' : 'UNAUTHORIZED';
+    throw new AppError(code, ACCESS_TOKEN_REFUSALS[verdict.refusal]);
+  }
+  const { grant } = verdict;
+  if (did !== undefined && did !== grant.did) throw new AppError('UNAUTHORIZED', 'The access token acts as another agent than X-Agent-DID names');
+  return {
+    agent: {
+      agentId: grant.agentId,
+      did: grant.did,
+      ownerId: grant.ownerId,
+      apiKeyId: null,
+      kyaTier: grant.kyaTier,
+      oauth: { connectionId: grant.connectionId, scopes: grant.scopes },
+    },
+    wallet: grant.wallet,
+  };
+}

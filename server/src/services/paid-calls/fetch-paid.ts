@@ -55,6 +55,7 @@ export async function fetchWithX402(deps: X402Deps, agent: AuthenticatedAgent, i
         description: input.description ?? (channel ? `Payment channel to ${new URL(input.url).host}` : undefined),
         category: input.category,
         idempotency_key: input.idempotency_key,
+        session_id: input.session_id,
         ...(!mpp && info?.extensions ? { extensions: info.extensions } : {}),
         ...(mpp ? { mpp } : {}),
       },

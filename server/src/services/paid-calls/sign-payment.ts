@@ -72,6 +72,7 @@ export async function signX402Payment(
     rail: 'x402-base' as const,
     maxRetries: 2,
     idempotencyKey: input.idempotency_key,
+    paymentSessionId: input.session_id,
   };
   // Authorised and signed in this request, unless the scheme is the workflow's (a channel); replays are the workflow's too.
   const inRequest = paidInRequest !== 'by-workflow' ? await payInRequest(deps, agent, intentInput, priced, { idempotencyKey: options.idempotencyKey }) : null;

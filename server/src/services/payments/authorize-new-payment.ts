@@ -12,8 +12,8 @@
  * rail operation; the outbox row; the audit entries. They are the rows the general front
  * (authorize-payment.ts) writes for the same payment, which a test compares.
  *
- * Any other outcome (a denial, an approval to wait for, too little money, a suspended agent)
- * answers null, and the caller runs the general front in the same transaction, under the locks
+ * Any other outcome (a denial, an approval to wait for, too little money, a suspended agent), and
+ * any payment through an OAuth connection (whose cap the general front checks), answers null, and the caller runs the general front in the same transaction, under the locks
  * already taken: those paths are rare, and they keep one implementation.
  */
 import {
@@ -35,7 +35,7 @@ import { paymentWorkflowId } from '@purser/workflows';
 import { randomUUID } from 'node:crypto';
 import { countGateDecision, countPaymentTransition } from '../../metrics/metrics';
 import { auditEventColumns, type AuditEventInput } from '../audit/append-audit-event';
-import type { PreparedIntent } from '../intents/create-intent';
+import { connectionOf, type PreparedIntent } from '../intents/create-intent';
 import { toIntentView, type IntentRow } from '../intents/intent-view';
 import { policyDocumentsOf, type PolicyRowJson } from '../policies/load-applicable-policies';
 import type { NewOperation } from '../rail-operations/operation-record';
@@ -113,6 +113,9 @@ export interface AuthorizedAtOnce {
  */
 export async function authorizedAtOnce(prepared: PreparedIntent, inputs: NewPaymentInputs, rail: Rail): Promise<AuthorizedAtOnce | null> {
   const { input, intentId, creator } = prepared;
+  // Through an OAuth connection, or charged to a payment session: the general front's gate sums
+  // what the connection or the session spent.
+  if (connectionOf(creator) !== null || input.paymentSessionId !== undefined) return null;
   if (inputs.agentStatus !== 'active' || !inputs.rules || inputs.accountId === null || inputs.balance === null || inputs.balance < input.amount) return null;
   if (input.policy || input.rail !== rail.name || !rail.currencies.includes(input.currency)) return null;
   const { at } = inputs;
@@ -154,6 +157,8 @@ export async function authorizedAtOnce(prepared: PreparedIntent, inputs: NewPaym
     geography: input.geography ?? null,
     maxRetries: input.maxRetries,
     metadata,
+    // Only a payment naming no session goes through at once (above).
+    paymentSessionId: null,
     status: 'processing',
     rail: dbRail,
     workflowId: paymentWorkflowId(intentId),

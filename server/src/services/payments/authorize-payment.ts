@@ -37,6 +37,7 @@ import { emitPaymentEvent } from '../webhooks/emit-payment-event';
 import { openApproval } from './approval-steps';
 import { gateAudit, loadGateInput } from './gate-inputs';
 import { toRailPayment } from './rail-steps';
+import { drawableFromReserve, drawFromReserve } from '../payment-sessions/session-reserve';
 import { holdFunds } from './hold-funds';
 import { lockPayingAgent } from '../intents/lock-paying-agent';
 import { countGateDecision } from '../../metrics/metrics';
@@ -154,12 +155,16 @@ class Front {
       await this.fail(intent, quote.unavailable, { policyDecision });
       return refused('failed', 'rail_selection', quote.unavailable);
     }
-    const funds = fundsFor(row, agentAccount, intent.amount);
+    // A session that set its budget aside pays from it (session-reserve.ts): drawn back to the
+    // agent and held for the payment in this transaction, under the wallet's lock.
+    const drawable = await drawableFromReserve(tx, row.paymentSessionId, intent.currency, intent.amount);
+    const funds = fundsFor(row, agentAccount && { ...agentAccount, balance: agentAccount.balance + drawable }, intent.amount);
     if ('failure' in funds) {
       await this.fail(intent, funds.failure, { policyDecision }, { reason: funds.failure.code });
       return refused('failed', 'reserve', funds.failure);
     }
 
+    if (drawable > 0n) await drawFromReserve(tx, { id: intent.id, paymentSessionId: row.paymentSessionId! }, funds, drawable);
     await holdFunds(tx, intent, { ...row, ...funds }, { at, policyDecision });
     return { outcome: 'authorized', decision, ...quote.rail };
   }

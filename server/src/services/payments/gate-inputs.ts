@@ -4,8 +4,21 @@
  * takes the intent's lock, so no policy slips past the gate, and the usage read under the
  * wallet's lock counts every payment before this one.
  */
-import { AppError, INTENT_NOT_FOUND_MESSAGE, OWNER_TIME_ZONE, usageWindows, type GateDecision, type GateInput, type IntentStatus, type KyaTier } from '@purser/core';
-import type { Prisma, TransactionClient } from '@purser/db';
+import {
+  AppError,
+  INTENT_NOT_FOUND_MESSAGE,
+  OWNER_TIME_ZONE,
+  paymentSessionScopeSchema,
+  railFromDb,
+  usageWindows,
+  type GateDecision,
+  type GateInput,
+  type IntentStatus,
+  type KyaTier,
+} from '@purser/core';
+import type { PaymentSessionStatus, Prisma, TransactionClient } from '@purser/db';
+import { spentThroughConnection } from '../oauth/connection-spend';
+import { spentFromSession } from '../payment-sessions/session-spend';
 import { loadApplicablePolicies } from '../policies/load-applicable-policies';
 
 /** What the agent has spent: intents whose funds are held or captured (not released). */
@@ -37,6 +50,8 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
       metadata: true,
       geography: true,
       kyaTier: true,
+      oauthConnection: { select: { id: true, capUnits: true } },
+      paymentSession: { select: { id: true, status: true, expiresAt: true, totalUnits: true, perPaymentUnits: true, scope: true } },
       agent: { select: { kyaTier: true, spendingRules: { select: { maxTransactionAmount: true, maxDailyLimit: true, approvalThreshold: true } } } },
     },
   });
@@ -54,13 +69,46 @@ export async function loadGateInput(tx: TransactionClient, intentId: string, at:
       merchantVerified: merchantIsVerified(intent.rail, intent.metadata),
       country: intent.geography,
       kyaTier: intent.kyaTier as KyaTier | null,
+      rail: intent.rail === null ? null : railFromDb(intent.rail),
+      protocol: protocolOfMetadata(intent.metadata),
     },
     agent: { kyaTier: intent.agent.kyaTier as KyaTier, spendingRules: rules },
     policies: policies.map(({ id, name, version, rules: parsed, shadow }) => ({ id, name, version, rules: parsed, shadow })),
     usage: await spentByAgent(tx, intent.agentId, at),
+    connection: await connectionUsage(tx, intent.oauthConnection),
+    session: await sessionUsage(tx, intent.paymentSession),
     timeZone: OWNER_TIME_ZONE,
     status: intent.status as IntentStatus,
   };
+}
+
+/** The cap of the connection an intent is paid through and what it spent; null without a cap. */
+async function connectionUsage(tx: TransactionClient, connection: { id: string; capUnits: bigint | null } | null): Promise<GateInput['connection']> {
+  if (!connection || connection.capUnits === null) return null;
+  return { capUnits: connection.capUnits, spentUnits: await spentThroughConnection(tx, connection.id) };
+}
+
+/** The payment session an intent is charged to, with what it spent; null for a payment outside any. */
+async function sessionUsage(
+  tx: TransactionClient,
+  session: { id: string; status: PaymentSessionStatus; expiresAt: Date; totalUnits: bigint; perPaymentUnits: bigint | null; scope: Prisma.JsonValue } | null,
+): Promise<GateInput['session']> {
+  if (!session) return null;
+  return {
+    status: session.status,
+    expiresAt: session.expiresAt,
+    totalUnits: session.totalUnits,
+    perPaymentUnits: session.perPaymentUnits,
+    spentUnits: await spentFromSession(tx, session.id),
+    scope: paymentSessionScopeSchema.parse(session.scope),
+  };
+}
+
+/** The protocol of a paid HTTP call (x402 or MPP) as its metadata records it; null for any other payment. */
+function protocolOfMetadata(metadata: Prisma.JsonValue): string | null {
+  const x402 = isJsonObject(metadata) ? metadata.x402 : undefined;
+  if (!isJsonObject(x402)) return null;
+  return x402.protocol === 'mpp' ? 'mpp' : 'x402';
 }
 
 /**

@@ -25,6 +25,7 @@ import {
   PAYMENT_WORKFLOW_ACTOR,
   railToDb,
   type IntentStatus,
+  type Currency,
   type RailName,
   type WebhookEventType,
 } from '@purser/core';
@@ -35,6 +36,8 @@ import { getOrCreateAgentAccount, getOrCreateHoldAccount, postLedgerTransaction 
 import { lockIntent, transitionIntent, type LockedIntent } from '../intents/transition-intent';
 import { isUuid } from '../agents/owned-agent';
 import { budgetWindows } from '../budgets/record-budget-alerts';
+import { closeSessionIfSpent } from '../payment-sessions/close-payment-session';
+import { restoreToReserve } from '../payment-sessions/session-reserve';
 import { countPaymentTransition } from '../../metrics/metrics';
 
 export interface CaptureResult {
@@ -80,6 +83,8 @@ interface CaptureRow {
   operationReference: string | null;
   operationSandbox: boolean | null;
   operationSettledAt: Date | null;
+  /** The payment session the intent is charged to. */
+  paymentSessionId: string | null;
 }
 
 /**
@@ -138,7 +143,8 @@ async function capture(tx: TransactionClient, intentId: string, options: Capture
            "ledger_transaction_id"::text AS "ledgerTransactionId", "payee", "held"::text AS "held", "paid"::text AS "paid",
            "returned"::text AS "returned", "delivery_ids"::text[] AS "deliveryIds", "audit_logged" AS "auditLogged",
            "reserved_at" AS "reservedAt", "policy_decision" AS "policyDecision", "operation_reference" AS "operationReference",
-           "operation_sandbox" AS "operationSandbox", "operation_settled_at" AS "operationSettledAt"
+           "operation_sandbox" AS "operationSandbox", "operation_settled_at" AS "operationSettledAt",
+           "payment_session_id"::text AS "paymentSessionId"
       FROM "purser_capture_payment"(
         ${intentId}::uuid, ${at.toISOString()}::timestamptz, ${windowStart.toISOString()}::timestamptz, ${monthStart.toISOString()}::timestamptz,
         ${[...BUDGET_ALERT_THRESHOLDS]}::int[], ${options.event ?? null}::text, ${options.auditAction ?? null}::text, ${whenSettled})`;
@@ -168,8 +174,18 @@ async function capture(tx: TransactionClient, intentId: string, options: Capture
       at,
     });
     countPaymentTransition('settled', { rail: row.rail && railToDb(row.rail), createdAt: new Date(row.createdAt) }, at);
+    if (row.paymentSessionId !== null) {
+      // What an upto payment left unspent goes back to a session that sets its budget aside; the
+      // payment that paid its session's total closes it (budget.closed after the payment's own events).
+      if (returned > 0n) await restoreToReserve(tx, { id: intentId, agentId: row.agentId, currency: await currencyOf(tx, intentId), paymentSessionId: row.paymentSessionId }, returned);
+      return { ...row, deliveryIds: [...row.deliveryIds, ...(await closeSessionIfSpent(tx, row.paymentSessionId, at))] };
+    }
   }
   return row;
+}
+
+async function currencyOf(tx: TransactionClient, intentId: string): Promise<Currency> {
+  return (await tx.paymentIntent.findUniqueOrThrow({ where: { id: intentId }, select: { currency: true } })).currency;
 }
 
 /** Returns held funds to the agent (when any are held) and fails the intent with the reason. */
@@ -199,6 +215,9 @@ export async function releaseFunds(prisma: PrismaClient, intentId: string, failu
       data: { releasedAt: new Date(), failureCode: failure.code, failureMessage: failure.message },
       audit: { ledger_transaction_id: release.id, reason: failure.code },
     });
+    // A session that set its budget aside gets back what this payment drew (session-reserve.ts),
+    // counted once the payment no longer spends it.
+    await restoreToReserve(tx, intent, intent.amount);
   });
 }
 

@@ -42,6 +42,10 @@ const payloadSchema = z.discriminatedUnion('topic', [
   z
     .object({ topic: z.literal('budget_alerts'), owner_id: uuid, agent_id: uuid, id: uuid })
     .transform((p) => ({ topic: p.topic, ownerId: p.owner_id, agentId: p.agent_id, alertId: p.id })),
+  // Sent by the payment-session services inside their transaction (session-events.ts), so heard on commit.
+  z
+    .object({ topic: z.literal('payment_sessions'), owner_id: uuid, agent_id: uuid, session_id: uuid })
+    .transform((p) => ({ topic: p.topic, ownerId: p.owner_id, agentId: p.agent_id, sessionId: p.session_id })),
 ]);
 
 export type RealtimeEvent = z.output<typeof payloadSchema>;

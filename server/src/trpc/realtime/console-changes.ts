@@ -4,7 +4,7 @@ import { ownerProcedure } from '../init';
 import { ownerEvents } from './owner-events';
 import type { ConsoleChangeMessage } from './console-changes.types';
 
-const TOPICS = ['intents', 'agents', 'budget_alerts'] as const;
+const TOPICS = ['intents', 'agents', 'budget_alerts', 'payment_sessions'] as const;
 
 /**
  * Everything the owner console shows, on ONE stream that its layout opens once: a browser allows
@@ -24,5 +24,7 @@ function toConsoleChange(message: BusMessage<(typeof TOPICS)[number]>): ConsoleC
       return { type: 'agent', agentId: event.agentId };
     case 'budget_alerts':
       return { type: 'budgetAlert', alertId: event.alertId, agentId: event.agentId };
+    case 'payment_sessions':
+      return { type: 'session', sessionId: event.sessionId, agentId: event.agentId };
   }
 }

@@ -55,6 +55,15 @@ export const createDescription: INodeProperties[] = [
 		default: {},
 		displayOptions: { show: showOnlyForCreate },
 		options: [
+			{
+				displayName: 'Budget (Session ID)',
+				name: 'sessionId',
+				type: 'string',
+				default: '',
+				placeholder: '={{ $json.session_id }}',
+				description:
+					'Charge the payment to an open budget: its session ID, as Budget → Request or Budget → Get answered it. The payment must fit what is left of the budget, its cap per payment and its scope, on top of the agent’s spending rules.',
+			},
 			categoryOption,
 			descriptionOption,
 			keyDerivationOption,
@@ -90,6 +99,8 @@ export interface PaymentOptions {
 	keyDerivation?: KeyDerivation;
 	metadata?: IDataObject | string;
 	rail?: string;
+	/** Budget (Session ID): the payment session the payment is charged to. */
+	sessionId?: string;
 }
 
 /** The body of POST /payment; empty options are left out so Purser's defaults apply. */
@@ -105,11 +116,12 @@ export function paymentBody(fields: {
 		currency: fields.currency,
 		to_address: fields.toAddress.trim(),
 	};
-	const { category, description, rail } = fields.options;
+	const { category, description, rail, sessionId } = fields.options;
 	if (category?.trim()) body.category = category.trim();
 	if (description?.trim()) body.description = description.trim();
 	if (rail) body.rail = rail;
 	if (Object.keys(fields.metadata).length > 0) body.metadata = fields.metadata;
+	if (sessionId?.trim()) body.session_id = sessionId.trim();
 	return body;
 }
 

@@ -14,6 +14,7 @@ import { createLocalFacilitator } from '../facilitator/local-facilitator';
 import { assembleChain, ensureGas } from '../network/assemble-chain';
 import type { ChainConfig, ChainLogger } from '../network/chain-config';
 import { createChainReadCache } from '../network/chain-read-cache';
+import { webSocketHeadFeed, webSocketUrlOf } from '../network/head-feed';
 import { BASE_SEPOLIA } from '../network/networks';
 import { createSerialWallet, JournalGapError, type SerialWallet } from '../network/serial-wallet';
 import { type AnvilProcess, findFreePort, startAnvil } from './sandbox-anvil';
@@ -23,7 +24,10 @@ import { openTransactionJournal, type TransactionJournal } from './transaction-j
 /** Anvil's default dev mnemonic: account 0 administers the sandbox, account 1 is its demo seller. */
 export const ANVIL_MNEMONIC = 'test test test test test test test test test test test junk';
 
-/** How often cached reads (network/chain-read-cache.ts) poll the head: anvil mines on demand. */
+/**
+ * How often cached reads (network/chain-read-cache.ts) poll the head when anvil's newHeads feed
+ * (over a WebSocket on its HTTP port) is not live: anvil mines on demand.
+ */
 const SANDBOX_HEAD_POLL_MS = 100;
 
 const SANDBOX_INFO: EvmNetworkInfo = {
@@ -48,6 +52,7 @@ export async function startSandboxChain(config: ChainConfig, logger?: ChainLogge
     // Reads made together (a balance's USDC and ETH) go to the node as one JSON-RPC batch.
     // Both clients tell the read cache of the blocks they see and the state they change.
     const reads = createChainReadCache({ pollingIntervalMs: SANDBOX_HEAD_POLL_MS });
+    reads.follow(webSocketHeadFeed(webSocketUrlOf(rpcUrl)));
     const publicClient = createPublicClient({ chain, transport: reads.observe(http(rpcUrl, { batch: true })) });
     const testClient = createTestClient({ chain, mode: 'anvil', transport: reads.observe(http(rpcUrl)) });
     // Only an anvil this process runs from a state file comes back with an older state; its

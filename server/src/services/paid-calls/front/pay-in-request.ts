@@ -23,7 +23,7 @@ import { getAddress, type Address } from 'viem';
 import type { AuthenticatedAgent } from '../../agents/authenticate-agent';
 import { withAuditRetry } from '../../audit/append-audit-event';
 import { readAgentEvmAccount } from '../../identity/agent-keys';
-import { concurrentDuplicate, insertIntent, prepareIntent } from '../../intents/create-intent';
+import { agentCreator, concurrentDuplicate, insertIntent, prepareIntent } from '../../intents/create-intent';
 import { intentSelect, toIntentView } from '../../intents/intent-view';
 import { addToOutbox, startFromOutbox } from '../../intents/workflow-outbox';
 import { authorizeInTransaction } from '../../payments/authorize-payment';
@@ -75,7 +75,7 @@ export async function payInRequest(
   options: { idempotencyKey?: string },
 ): Promise<PaidInRequest | null> {
   const prisma = deps.db.prisma;
-  const ready = await prepareIntent(deps, { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId }, input, options);
+  const ready = await prepareIntent(deps, agentCreator(agent), input, options);
   if ('existing' in ready) return null;
   const { prepared } = ready;
 

@@ -6,12 +6,12 @@
 import type { AuthenticatedAgent } from '../../agents/authenticate-agent';
 import { isAnswerable, PAYMENT_WAIT_MS } from '../../agent-api/intent-outcome';
 import { awaitIntent } from '../../intents/await-intent';
-import { createIntent } from '../../intents/create-intent';
+import { agentCreator, createIntent } from '../../intents/create-intent';
 import type { PaidInRequest } from './pay-in-request';
 import type { X402Deps } from './x402-deps';
 
 export async function signedByWorkflow(deps: X402Deps, agent: AuthenticatedAgent, intentInput: Parameters<typeof createIntent>[2], options: { idempotencyKey?: string; waitMs?: number }) {
-  const created = await createIntent(deps, { ownerId: agent.ownerId, createdBy: 'agent', agentId: agent.agentId }, intentInput, { idempotencyKey: options.idempotencyKey });
+  const created = await createIntent(deps, agentCreator(agent), intentInput, { idempotencyKey: options.idempotencyKey });
   return { ...(await signedByItsWorkflow(deps, agent, created.response.id, options.waitMs)), replayed: created.replayed };
 }
 

@@ -9,3 +9,4 @@ export type AgentDetails = Outputs['agents']['get'];
 export type KyaVerification = Outputs['agents']['kyaVerifications'][number];
 export type SpendHistory = Outputs['agents']['spendHistory'];
 export type BudgetAlertItem = Outputs['budgetAlerts']['list']['alerts'][number];
+export type AgentPaymentSession = Outputs['paymentSessions']['list']['sessions'][number];

@@ -1,5 +1,6 @@
 // The agent's budget: its spend per UTC day over the last 30 days against its daily limit
-// (agents.spendHistory), and a sentence with the figures that matter.
+// (agents.spendHistory), the part paid from payment sessions, and a sentence with the figures
+// that matter.
 import { Skeleton, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { RetryAlert } from '../../../shared/components/retry-alert';
@@ -19,7 +20,7 @@ export function AgentBudgetCard({ agentId }: { agentId: string }) {
   return (
     <SectionCard title="Budget">
       {history.isPending ? (
-        <Skeleton variant="rounded" height={240} aria-label="Loading spend history" />
+        <Skeleton variant="rounded" height={240} role="status" aria-label="Loading spend history" />
       ) : history.isError ? (
         <RetryAlert onRetry={() => void history.refetch()}>
           {errorMessage(history.error, 'Unable to load the spend history.')}
@@ -31,14 +32,14 @@ export function AgentBudgetCard({ agentId }: { agentId: string }) {
   );
 }
 
-function BudgetFigures({ days, dailyLimit }: { days: { date: string; spent: number }[]; dailyLimit: number }) {
+function BudgetFigures({ days, dailyLimit }: { days: { date: string; spent: number; sessionSpent: number }[]; dailyLimit: number }) {
   const summary = summarizeSpend(days, dailyLimit);
   const currentYear = new Date().getUTCFullYear();
   const sentence =
     summary.highest === null
       ? `No spend in the last ${days.length} days. The daily limit is ${formatDollars(dailyLimit)}.`
       : `${formatDollars(summary.total)} spent over the last ${days.length} days, on ${summary.daysWithSpend} ${summary.daysWithSpend === 1 ? 'day' : 'days'}; ` +
-        `the highest was ${formatDollars(summary.highest.spent)} on ${formatDay(summary.highest.date, currentYear)}. The daily limit is ${formatDollars(dailyLimit)}.`;
+        `the highest was ${formatDollars(summary.highest.spent)} on ${formatDay(summary.highest.date, currentYear)}.${sessionPart(days)} The daily limit is ${formatDollars(dailyLimit)}.`;
   return (
     <>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }} data-testid="spend-summary">
@@ -47,4 +48,10 @@ function BudgetFigures({ days, dailyLimit }: { days: { date: string; spent: numb
       <SpendChart days={days} dailyLimit={dailyLimit} title={`Spend per UTC day over the last ${days.length} days`} description={sentence} />
     </>
   );
+}
+
+/** ' $3.00 of it from payment sessions.', or '' when none of it was. */
+function sessionPart(days: readonly { sessionSpent: number }[]): string {
+  const total = days.reduce((sum, day) => sum + day.sessionSpent, 0);
+  return total > 0 ? ` ${formatDollars(total)} of it from payment sessions.` : '';
 }

@@ -15,7 +15,7 @@ export function AgentBudgetNoticesCard({ agentId }: { agentId: string }) {
   return (
     <SectionCard title="Budget notices">
       {notices.isPending ? (
-        <Skeleton variant="rounded" height={56} aria-label="Loading budget notices" />
+        <Skeleton variant="rounded" height={56} role="status" aria-label="Loading budget notices" />
       ) : notices.isError ? (
         <RetryAlert onRetry={() => void notices.refetch()}>
           {errorMessage(notices.error, 'Unable to load the budget notices.')}

@@ -1,4 +1,5 @@
-// Route '/dashboard/agents/:agentId/connect': how to connect one agent over MCP, and pay x402 and MPP sellers.
+// Route '/dashboard/agents/:agentId/connect': how to connect one agent over MCP (an assistant through
+// OAuth, a script with its DID and API key), and pay x402 and MPP sellers.
 import OpenInNewRounded from '@mui/icons-material/OpenInNewRounded';
 import { Box, Button, Card, CardContent, Chip, Container, Skeleton, Stack, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +12,7 @@ import { isAgentId } from '../utils/agent-id';
 import { networkLinks, type LinkedNetwork } from '../utils/network-links';
 import { isNotFoundError } from '../utils/trpc-errors';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
+import { AddToAssistantCard } from './add-to-assistant-card';
 import { BackToDashboardButton } from './back-to-dashboard-button';
 import { AgentDidCard, CopyableValue, CredentialCard, McpEndpointsCard, PaidFetchCard, SpendingRulesCard, WorkflowChecklistCard, X402FlowCard } from './mcp-setup-cards';
 import { RotateApiKeyCard } from './rotate-api-key-card';
@@ -68,9 +70,10 @@ function AgentSetup({ agentId }: { agentId: string }) {
   return (
     <>
       <Typography color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-        Connect <strong>{agent.data.name}</strong> to n8n, Make or any MCP client.
+        Connect <strong>{agent.data.name}</strong> to your AI assistant, n8n, Make or any MCP client.
       </Typography>
       <AgentWalletCard wallet={agent.data.agent_wallets} network={network.data} />
+      <AddToAssistantCard base={base} />
       <Box sx={{ display: 'grid', gap: 3, gridTemplateColumns: { xs: '1fr', md: '1fr 1fr' } }}>
         <AgentDidCard did={agent.data.did} />
         <SpendingRulesCard rules={agent.data.spending_rules} />

@@ -52,7 +52,7 @@ export function AgentConnectionsCard({ agentId }: { agentId: string }) {
   return (
     <SectionCard title="Connections">
       {connections.isPending ? (
-        <Skeleton variant="rounded" height={56} aria-label="Loading connections" />
+        <Skeleton variant="rounded" height={56} role="status" aria-label="Loading connections" />
       ) : connections.isError ? (
         <RetryAlert onRetry={() => void connections.refetch()}>{errorMessage(connections.error, 'Unable to load the connections.')}</RetryAlert>
       ) : connections.data.connections.length === 0 ? (

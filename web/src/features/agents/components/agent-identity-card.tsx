@@ -33,7 +33,7 @@ export function AgentIdentityCard({ agent }: { agent: Pick<AgentDetails, 'id' | 
         a seller can check which agent is calling against the public key directory below.
       </Typography>
       {identity.isPending ? (
-        <Skeleton variant="rounded" height={180} aria-label="Loading request signing" />
+        <Skeleton variant="rounded" height={180} role="status" aria-label="Loading request signing" />
       ) : identity.isError ? (
         <RetryAlert onRetry={() => void identity.refetch()}>{errorMessage(identity.error, 'Unable to load the signing key.')}</RetryAlert>
       ) : (

@@ -259,7 +259,7 @@ function VerificationHistory({ agentId }: { agentId: string }) {
         Verification history
       </Typography>
       {history.isPending ? (
-        <Skeleton variant="rounded" height={96} aria-label="Loading verification history" />
+        <Skeleton variant="rounded" height={96} role="status" aria-label="Loading verification history" />
       ) : history.isError ? (
         <RetryAlert onRetry={() => void history.refetch()}>
           {errorMessage(history.error, 'Unable to load the verification history.')}

@@ -16,6 +16,7 @@ import { AgentCredentialCard } from './agent-credential-card';
 import { AgentHeader } from './agent-header';
 import { AgentIdentityCard } from './agent-identity-card';
 import { AgentKyaCard } from './agent-kya-card';
+import { AgentPaymentSessionsCard } from './agent-payment-sessions-card';
 import { AgentSpendingRulesCard } from './agent-spending-rules-card';
 import { AgentStatusCard } from './agent-status-card';
 import { BackToDashboardButton } from './back-to-dashboard-button';
@@ -79,6 +80,9 @@ function AgentControls({ agentId }: { agentId: string }) {
         </Grid>
         <Grid size={12}>
           <AgentBudgetCard agentId={details.id} />
+        </Grid>
+        <Grid size={12}>
+          <AgentPaymentSessionsCard agentId={details.id} agentName={details.name} canOpen={details.status === 'active'} />
         </Grid>
         <Grid size={12}>
           <AgentBudgetNoticesCard agentId={details.id} />

@@ -1,4 +1,5 @@
-// An agent's spend per UTC day as bars, with its daily limit drawn as a dashed line. Plain SVG
+// An agent's spend per UTC day as bars, the part paid from payment sessions stacked at the
+// bottom of each in its own colour, with its daily limit drawn as a dashed line. Plain SVG
 // in the theme's colours, drawn at its real width (text stays 12 px on a phone). The drawing
 // is one image with a name and a description for screen readers, and the figures behind it
 // follow in a table only they read.
@@ -44,7 +45,9 @@ export function SpendChart({ days, dailyLimit, title, description }: SpendChartP
     bar: theme.palette.primary.main,
     over: theme.palette.error.main,
     limit: theme.palette.warning.main,
+    session: theme.palette.secondary.main,
   };
+  const sessionSpend = days.some((day) => (day.sessionSpent ?? 0) > 0);
 
   return (
     <Box>
@@ -70,6 +73,19 @@ export function SpendChart({ days, dailyLimit, title, description }: SpendChartP
                     <title>{`${formatDay(day.date, currentYear)}: ${formatDollars(day.spent)}`}</title>
                   </rect>
                 ) : null}
+                {(day.sessionSpent ?? 0) > 0 ? (
+                  <rect
+                    x={x}
+                    y={y(day.sessionSpent ?? 0)}
+                    width={barWidth}
+                    height={Math.max(1, MARGIN.top + plotHeight - y(day.sessionSpent ?? 0))}
+                    rx={Math.min(3, barWidth / 3)}
+                    fill={colours.session}
+                    data-testid="session-spend-bar"
+                  >
+                    <title>{`${formatDay(day.date, currentYear)}: ${formatDollars(day.sessionSpent ?? 0)} from payment sessions`}</title>
+                  </rect>
+                ) : null}
                 {labels.has(index) ? (
                   <text x={labels.get(index)} y={height - 8} textAnchor="middle" fontSize={FONT_SIZE} fill={colours.axis}>
                     {formatDay(day.date)}
@@ -83,6 +99,7 @@ export function SpendChart({ days, dailyLimit, title, description }: SpendChartP
       </Box>
       <Stack direction="row" spacing={2.5} useFlexGap sx={{ mt: 1, flexWrap: 'wrap' }} aria-hidden>
         <LegendItem swatch={<Box sx={{ width: 12, height: 12, borderRadius: 0.5, bgcolor: colours.bar }} />} label="Spent per UTC day" />
+        {sessionSpend ? <LegendItem swatch={<Box sx={{ width: 12, height: 12, borderRadius: 0.5, bgcolor: colours.session }} />} label="Of it from payment sessions" /> : null}
         <LegendItem swatch={<Box sx={{ width: 18, borderTop: `2px dashed ${colours.limit}` }} />} label={`Daily limit ${formatDollars(dailyLimit)}`} />
         {days.some((day) => day.spent > dailyLimit) ? (
           <LegendItem swatch={<Box sx={{ width: 12, height: 12, borderRadius: 0.5, bgcolor: colours.over }} />} label="Above today's limit" />
@@ -95,6 +112,7 @@ export function SpendChart({ days, dailyLimit, title, description }: SpendChartP
             <tr>
               <th scope="col">Day (UTC)</th>
               <th scope="col">Spent</th>
+              {sessionSpend ? <th scope="col">From payment sessions</th> : null}
             </tr>
           </thead>
           <tbody>
@@ -102,6 +120,7 @@ export function SpendChart({ days, dailyLimit, title, description }: SpendChartP
               <tr key={day.date}>
                 <th scope="row">{formatDay(day.date, currentYear)}</th>
                 <td>{formatDollars(day.spent)}</td>
+                {sessionSpend ? <td>{formatDollars(day.sessionSpent ?? 0)}</td> : null}
               </tr>
             ))}
           </tbody>

@@ -7,6 +7,8 @@ export interface SpendDay {
   date: string;
   /** Dollars spent that day (settled and held payments). */
   spent: number;
+  /** The part of `spent` paid from payment sessions. */
+  sessionSpent?: number;
 }
 
 export interface ValueScale {

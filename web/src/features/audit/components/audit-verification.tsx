@@ -18,7 +18,7 @@ export function AuditVerification() {
       size="small"
       onClick={() => void verify.refetch()}
       disabled={verify.isFetching}
-      startIcon={verify.isFetching ? <CircularProgress size={14} color="inherit" /> : <VerifiedRounded />}
+      startIcon={verify.isFetching ? <CircularProgress size={14} color="inherit" aria-hidden /> : <VerifiedRounded />}
       sx={{ whiteSpace: 'nowrap', alignSelf: { xs: 'flex-start', sm: 'auto' }, flexShrink: 0 }}
     >
       {verify.isFetching ? 'Verifying...' : 'Verify again'}
@@ -26,7 +26,7 @@ export function AuditVerification() {
   );
 
   if (verify.isPending) {
-    return <Skeleton variant="rounded" height={72} aria-label="Verifying the audit log" />;
+    return <Skeleton variant="rounded" height={72} role="status" aria-label="Verifying the audit log" />;
   }
   if (verify.isError) {
     return (

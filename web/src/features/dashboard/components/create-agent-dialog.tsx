@@ -6,7 +6,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
 import { useTRPC } from '../../../shared/trpc';
-import { FormDialog } from './form-dialog';
+import { FormDialog } from '../../../shared/components/form-dialog';
 import { useReloadDashboard } from '../hooks/use-dashboard-data';
 import { errorMessage } from '../utils/messages';
 

@@ -1,14 +1,17 @@
-// Above the overview while payments wait for the owner's approval: how many, and a way to them.
-// Shares the top bar's intents.pendingCount query, kept live by the console's stream.
+// Above the overview while payments or budget requests wait for the owner's decision: how many,
+// and a way to them. Shares the top bar's counts (intents.pendingCount and
+// paymentSessions.pendingCount), kept live by the console's stream.
 import { Alert, Button } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router';
 import { useTRPC } from '../../../shared/trpc';
+import { pendingSentence } from '../utils/pending-sentence';
 
 export function PendingApprovalsNotice() {
   const trpc = useTRPC();
-  const count = useQuery(trpc.intents.pendingCount.queryOptions()).data?.count ?? 0;
-  if (count === 0) return null;
+  const payments = useQuery(trpc.intents.pendingCount.queryOptions()).data?.count ?? 0;
+  const budgetRequests = useQuery(trpc.paymentSessions.pendingCount.queryOptions()).data?.count ?? 0;
+  if (payments + budgetRequests === 0) return null;
   return (
     <Alert
       severity="warning"
@@ -19,7 +22,8 @@ export function PendingApprovalsNotice() {
         </Button>
       }
     >
-      {count === 1 ? '1 payment waits for your approval.' : `${count} payments wait for your approval.`}
+      {pendingSentence(payments, budgetRequests)}
     </Alert>
   );
 }
+

@@ -8,7 +8,7 @@ import { useReloadDashboard } from '../hooks/use-dashboard-data';
 import { useIdempotencyKeys } from '../hooks/use-idempotency-keys';
 import { errorMessage, positiveAmount } from '../utils/messages';
 import { AmountField } from './amount-field';
-import { FormDialog } from './form-dialog';
+import { FormDialog } from '../../../shared/components/form-dialog';
 import { CurrencyField, type Currency } from './currency-field';
 
 export function TopUpDialog({ open, onClose }: { open: boolean; onClose: () => void }) {

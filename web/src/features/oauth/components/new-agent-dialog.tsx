@@ -2,11 +2,11 @@
 // server's default limits of 100 and 1000 dollars apply and can be changed on its page), then
 // chosen for the connection. Its API key is not shown: the connection does not need one, and a
 // key for scripts can be issued later from the agent's page (Rotate API key).
-import { Stack, TextField, Typography } from '@mui/material';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/material';
+import { TextField, Typography } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { toast } from 'sonner';
+import { FormDialog } from '../../../shared/components/form-dialog';
 import { useTRPC } from '../../../shared/trpc';
 import { serverMessage } from '../utils/trpc-errors';
 
@@ -38,39 +38,24 @@ export function NewAgentDialog({ open, onClose, onCreated }: { open: boolean; on
   };
 
   return (
-    <Dialog open={open} onClose={busy ? undefined : onClose} fullWidth maxWidth="xs" aria-labelledby="new-agent-title">
-      <form onSubmit={(event) => void submit(event)} noValidate>
-        <DialogTitle id="new-agent-title">New agent</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField
-              id="new-agent-name"
-              label="Agent Name"
-              value={name}
-              onChange={(event) => {
-                setName(event.target.value);
-                setError(null);
-              }}
-              disabled={busy}
-              error={Boolean(error)}
-              helperText={error ?? undefined}
-              fullWidth
-              autoFocus
-            />
-            <Typography variant="body2" color="text.secondary">
-              It starts with the default limits ($100 per payment, $1,000 a day) and an empty wallet: change them and fund it from the dashboard.
-            </Typography>
-          </Stack>
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2 }}>
-          <Button onClick={onClose} disabled={busy}>
-            Cancel
-          </Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {busy ? 'Creating...' : 'Create Agent'}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+    <FormDialog id="new-agent" title="New agent" open={open} busy={busy} submitLabel="Create Agent" busyLabel="Creating..." onClose={onClose} onSubmit={(event) => void submit(event)}>
+      <TextField
+        id="new-agent-name"
+        label="Agent Name"
+        value={name}
+        onChange={(event) => {
+          setName(event.target.value);
+          setError(null);
+        }}
+        disabled={busy}
+        error={Boolean(error)}
+        helperText={error ?? undefined}
+        fullWidth
+        autoFocus
+      />
+      <Typography variant="body2" color="text.secondary">
+        It starts with the default limits ($100 per payment, $1,000 a day) and an empty wallet: change them and fund it from the dashboard.
+      </Typography>
+    </FormDialog>
   );
 }

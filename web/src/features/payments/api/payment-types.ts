@@ -13,3 +13,4 @@ export type IntentStatus = PaymentIntent['status'];
 export type RailName = PaymentIntent['rail'];
 export type PaymentProtocol = NonNullable<PaymentIntent['protocol']>;
 export type FiredRule = NonNullable<PaymentIntent['policyDecision']>['fired'][number];
+export type PaymentSession = Outputs['paymentSessions']['list']['sessions'][number];

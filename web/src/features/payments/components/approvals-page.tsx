@@ -1,9 +1,10 @@
-// Route '/dashboard/approvals': the owner's inbox of payments waiting in pending_approval,
+// Route '/dashboard/approvals': the owner's inbox of budget requests (payment sessions their
+// agents asked for, budget-requests-section.tsx) and of payments waiting in pending_approval,
 // each with the rules that asked, the time left before it expires, and Approve / Reject.
 // Kept live by the console layout's stream: a payment asked for elsewhere appears, one
 // decided elsewhere (or expired) goes.
 import { Alert, Box, Button, Card, CardContent, Container, Skeleton, Stack, Typography } from '@mui/material';
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
@@ -11,6 +12,7 @@ import { useTRPC } from '../../../shared/trpc';
 import { useAgents } from '../hooks/use-agent-names';
 import { errorMessage } from '../utils/flow-errors';
 import { ApprovalCard } from './approval-card';
+import { BudgetRequestsSection } from './budget-requests-section';
 
 const PAGE_SIZE = 50;
 
@@ -21,8 +23,9 @@ export function ApprovalsPage() {
         Approvals
       </Typography>
       <Typography color="text.secondary" sx={{ mt: 0.5, mb: 3 }}>
-        Payments your agents asked for that need your decision. Each expires if nobody decides in time.
+        Payments and budgets your agents asked for that need your decision. A payment expires if nobody decides in time.
       </Typography>
+      <BudgetRequestsSection />
       <PendingApprovals />
     </Container>
   );
@@ -38,6 +41,7 @@ function PendingApprovals() {
     ),
   );
   const intents = useMemo(() => query.data?.pages.flatMap((page) => page.intents) ?? [], [query.data]);
+  const budgetRequests = useQuery(trpc.paymentSessions.pendingCount.queryOptions()).data?.count ?? 0;
 
   if (query.isPending) return <ApprovalsSkeleton />;
   if (query.isError && !query.data) {
@@ -45,6 +49,14 @@ function PendingApprovals() {
       <RetryAlert onRetry={() => void query.refetch()}>
         Unable to load the payments waiting for approval. {errorMessage(query.error, 'Check your connection and try again.')}
       </RetryAlert>
+    );
+  }
+  if (intents.length === 0 && budgetRequests > 0) {
+    // The budget requests above are what waits; no need for the empty inbox's explanation.
+    return (
+      <Typography variant="body2" color="text.secondary">
+        No payments wait for your approval.
+      </Typography>
     );
   }
   if (intents.length === 0) {

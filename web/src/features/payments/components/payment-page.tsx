@@ -24,6 +24,7 @@ import { FlowDiagram } from './flow-diagram';
 import { FlowRecords } from './flow-records';
 import { FlowStepPanel } from './flow-step-panel';
 import { IntentStatusChip } from './intent-status-chip';
+import { PaymentSessionLine } from './payment-session-line';
 import { PaymentReceipt } from './payment-receipt';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -109,6 +110,7 @@ function PaymentView({ detail, progress, connection }: { detail: PaymentDetail; 
               </>
             )}
           </Typography>
+          {intent.paymentSessionId ? <PaymentSessionLine sessionId={intent.paymentSessionId} agentId={detail.agent.id} /> : null}
         </Box>
         <FlowActions detail={detail} />
       </Box>

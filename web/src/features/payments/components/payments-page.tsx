@@ -6,6 +6,7 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { RetryAlert } from '../../../shared/components/retry-alert';
 import { ASSISTANT_BUTTON_CLEARANCE } from '../../../shared/layout/assistant-button-space';
+import { sessionShortName } from '../../../shared/payment-sessions/session-text';
 import { useAgents } from '../hooks/use-agent-names';
 import { usePaymentsList } from '../hooks/use-payments-list';
 import { errorMessage } from '../utils/flow-errors';
@@ -37,6 +38,19 @@ export function PaymentsPage() {
       <Typography color="text.secondary" sx={{ mt: 0.5, mb: 3 }}>
         Every payment your agents made or asked for, newest first.
       </Typography>
+      {filters.sessionId ? (
+        <Alert
+          severity="info"
+          sx={{ mb: 2, alignItems: 'center' }}
+          action={
+            <Button color="inherit" size="small" onClick={() => update({ sessionId: null })}>
+              Show all
+            </Button>
+          }
+        >
+          Payments paid from {sessionShortName(filters.sessionId).toLowerCase()}.
+        </Alert>
+      ) : null}
       <Card variant="outlined" component="section" aria-label="Payments list">
         <Box sx={{ p: { xs: 1.5, sm: 2 } }}>
           <PaymentFiltersBar filters={filters} agents={agents} onChange={update} onReset={reset} />

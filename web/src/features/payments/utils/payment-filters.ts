@@ -18,6 +18,8 @@ export interface PaymentFilters {
   /** Paid calls paid in this protocol (x402 or MPP); every other payment is left out. */
   protocol: PaymentProtocol | null;
   agentId: string | null;
+  /** Payments that named this payment session (the agent page's link); no field of the bar. */
+  sessionId: string | null;
   /** Calendar days in the viewer's time zone, 'YYYY-MM-DD', both inclusive; '' when open. */
   from: string;
   to: string;
@@ -33,6 +35,7 @@ export const DEFAULT_FILTERS: PaymentFilters = {
   rail: null,
   protocol: null,
   agentId: null,
+  sessionId: null,
   from: '',
   to: '',
   minAmount: '',
@@ -47,6 +50,7 @@ const PARAMS = {
   rail: 'rail',
   protocol: 'protocol',
   agentId: 'agent',
+  sessionId: 'session',
   from: 'from',
   to: 'to',
   minAmount: 'min',
@@ -83,6 +87,7 @@ export function filtersFromParams(params: URLSearchParams): PaymentFilters {
   const rail = text(PARAMS.rail);
   const protocol = text(PARAMS.protocol);
   const agentId = text(PARAMS.agentId);
+  const sessionId = text(PARAMS.sessionId);
   const day = (key: string) => (isDayText(text(key)) ? text(key) : '');
   const amount = (key: string) => (isAmountText(text(key)) ? text(key) : '');
   const pageSize = Number(text(PARAMS.pageSize));
@@ -92,6 +97,7 @@ export function filtersFromParams(params: URLSearchParams): PaymentFilters {
     rail: isRailName(rail) ? rail : null,
     protocol: isPaymentProtocol(protocol) ? protocol : null,
     agentId: UUID.test(agentId) ? agentId.toLowerCase() : null,
+    sessionId: UUID.test(sessionId) ? sessionId.toLowerCase() : null,
     from: day(PARAMS.from),
     to: day(PARAMS.to),
     minAmount: amount(PARAMS.minAmount),
@@ -109,6 +115,7 @@ export function paramsFromFilters(filters: PaymentFilters): URLSearchParams {
   if (filters.rail) params.set(PARAMS.rail, filters.rail);
   if (filters.protocol) params.set(PARAMS.protocol, filters.protocol);
   if (filters.agentId) params.set(PARAMS.agentId, filters.agentId);
+  if (filters.sessionId) params.set(PARAMS.sessionId, filters.sessionId);
   if (filters.from) params.set(PARAMS.from, filters.from);
   if (filters.to) params.set(PARAMS.to, filters.to);
   if (filters.minAmount) params.set(PARAMS.minAmount, filters.minAmount);
@@ -124,6 +131,7 @@ export function hasActiveFilters(filters: PaymentFilters): boolean {
     filters.rail !== null ||
     filters.protocol !== null ||
     filters.agentId !== null ||
+    filters.sessionId !== null ||
     filters.from !== '' ||
     filters.to !== '' ||
     filters.minAmount !== '' ||
@@ -165,6 +173,7 @@ export function listInputFromFilters(filters: PaymentFilters): Omit<ListIntentsQ
   if (filters.rail) input.rail = filters.rail;
   if (filters.protocol) input.protocol = filters.protocol;
   if (filters.agentId) input.agentId = filters.agentId;
+  if (filters.sessionId) input.sessionId = filters.sessionId;
   if (filters.from) input.from = startOfLocalDay(filters.from);
   if (filters.to && !problems.to) input.to = startOfLocalDay(filters.to, 1);
   if (filters.minAmount) input.minAmount = filters.minAmount;

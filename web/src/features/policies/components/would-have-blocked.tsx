@@ -16,7 +16,7 @@ export function WouldHaveBlocked({ policyId, policyName }: { policyId: string; p
     trpc.policies.wouldHaveBlocked.infiniteQueryOptions({ policyId, limit: PAGE_SIZE }, { getNextPageParam: (page) => page.nextCursor ?? undefined }),
   );
 
-  if (payments.isPending) return <Skeleton variant="rounded" height={72} aria-label="Loading the payments it would have blocked" />;
+  if (payments.isPending) return <Skeleton variant="rounded" height={72} role="status" aria-label="Loading the payments it would have blocked" />;
   if (payments.isError) {
     return (
       <RetryAlert onRetry={() => void payments.refetch()}>

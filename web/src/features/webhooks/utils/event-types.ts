@@ -20,6 +20,10 @@ const DESCRIPTIONS: Partial<Record<string, string>> = {
   'budget.threshold': 'An agent’s spend reached 80 % or 100 % of its daily limit or of a policy’s monthly budget.',
   'connection.created': 'An assistant or other OAuth client was connected to an agent.',
   'connection.revoked': 'An OAuth connection of an agent ended (revoked, or its tokens were replayed).',
+  'budget.requested': 'An agent asked for a budget for one task; it waits for your decision.',
+  'budget.granted': 'A budget (payment session) opened: you granted a request or opened one.',
+  'budget.rejected': 'A budget request was rejected.',
+  'budget.closed': 'A budget or a waiting request was ended.',
 };
 
 /** One line about the event, or '' for a type without words here yet. */

@@ -1,5 +1,6 @@
-// The shell the dashboard's three dialogs share: a form in a dialog, Cancel, and a submit
-// button that shows its busy label and locks the dialog while the request runs.
+// The shell the dashboard's three dialogs and the consent page's 'New agent' share: a form in a
+// dialog, Cancel, and a submit button that shows its busy label and locks the dialog while the
+// request runs.
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, Stack, type Breakpoint } from '@mui/material';
 import type { FormEvent, ReactNode } from 'react';
 

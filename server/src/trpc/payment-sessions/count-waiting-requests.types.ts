@@ -1,0 +1,3 @@
+import { pendingIntentCountView } from '@purser/core';
+
+export const countWaitingRequestsOutput = pendingIntentCountView;

@@ -1,0 +1,4 @@
+import { paymentSessionIdInput, paymentSessionView } from '@purser/core';
+
+export const getPaymentSessionInput = paymentSessionIdInput;
+export const getPaymentSessionOutput = paymentSessionView;

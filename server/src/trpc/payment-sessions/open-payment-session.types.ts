@@ -1,0 +1,4 @@
+import { openPaymentSessionInput as openInput, paymentSessionView } from '@purser/core';
+
+export const openPaymentSessionInput = openInput;
+export const openPaymentSessionOutput = paymentSessionView;

@@ -1,0 +1,4 @@
+import { paymentSessionIdInput, paymentSessionView } from '@purser/core';
+
+export const revokePaymentSessionInput = paymentSessionIdInput;
+export const revokePaymentSessionOutput = paymentSessionView;

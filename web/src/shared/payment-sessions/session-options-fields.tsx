@@ -1,0 +1,24 @@
+// The two choices an owner makes when opening or granting a payment session: charge all the
+// agent's payments to it, and set its total aside (docs/payments.md). The open and grant dialogs
+// both show them.
+import { Checkbox, FormControlLabel, FormGroup } from '@mui/material';
+
+export interface SessionOptions {
+  allPayments: boolean;
+  reserve: boolean;
+}
+
+export function SessionOptionsFields({ value, onChange }: { value: SessionOptions; onChange: (change: Partial<SessionOptions>) => void }) {
+  return (
+    <FormGroup>
+      <FormControlLabel
+        control={<Checkbox checked={value.allPayments} onChange={(event) => onChange({ allPayments: event.target.checked })} />}
+        label="Charge all the agent's payments to it, not only those that name it"
+      />
+      <FormControlLabel
+        control={<Checkbox checked={value.reserve} onChange={(event) => onChange({ reserve: event.target.checked })} />}
+        label="Set the total aside now (a hold on the agent's balance until the session closes)"
+      />
+    </FormGroup>
+  );
+}
