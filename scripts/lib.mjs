@@ -1,6 +1,7 @@
 // Small helpers shared by the plain-node scripts (they run before node_modules exists,
 // so only Node builtins here).
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,22 +53,56 @@ export async function runOrThrow(command, args, options = {}) {
   if (code !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${code}`);
 }
 
-/** Free ports, all different: each is held until every one is found, then all are released. */
+/**
+ * Free ports, all different: each is held until every one is found, then all are released.
+ *
+ * They are chosen below the kernel's ephemeral range: a port from that range (what listen(0)
+ * gives) may be taken by the local end of any outgoing connection in the time between being
+ * found and being listened on (CI: EADDRINUSE on a port found this way while a test's Temporal
+ * worker was connecting). Ports below the range are only ever taken by a listener.
+ */
 export async function freePorts(count) {
   const servers = [];
+  const [low, high] = portsBelowEphemeral();
   try {
     for (let i = 0; i < count; i += 1) {
       const server = createServer();
       servers.push(server);
-      await new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolve);
-      });
+      await listenOnSomeFreePort(server, low, high);
     }
     return servers.map((server) => server.address().port);
   } finally {
     await Promise.all(servers.map((server) => new Promise((resolve) => server.close(() => resolve()))));
   }
+}
+
+/** [low, high): the ports below the ephemeral range, from 10000 up (or none where the range is unknown or starts low). */
+function portsBelowEphemeral() {
+  try {
+    const [start] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isInteger(start) && start > 12_000 ? [10_000, start] : [0, 0];
+  } catch {
+    return [0, 0];
+  }
+}
+
+async function listenOnSomeFreePort(server, low, high) {
+  for (let attempt = 0; attempt < 50 && high > low; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await tryListen(server, port)) return;
+  }
+  if (!(await tryListen(server, 0))) throw new Error('no free port on 127.0.0.1');
+}
+
+function tryListen(server, port) {
+  return new Promise((resolve) => {
+    const onError = () => resolve(false);
+    server.once('error', onError);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', onError);
+      resolve(true);
+    });
+  });
 }
 
 export async function freePort() {
