@@ -18,7 +18,11 @@ import {
 } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
 import { freePorts } from '../../scripts/lib.mjs';
-import { sweepExpiredSessions } from '../src/services/payment-sessions/close-payment-session';
+import { mintFreshApprovalLink } from '../src/services/payment-sessions/approval-link';
+import { closeExpiredSession, sweepExpiredSessions } from '../src/services/payment-sessions/close-payment-session';
+import { countWaitingRequests } from '../src/services/payment-sessions/count-waiting-requests';
+import { decidePaymentSessionByLink } from '../src/services/payment-sessions/decide-by-approval-link';
+import { readApprovalLink } from '../src/services/payment-sessions/read-approval-link';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { createApiAgent, type ApiAgent } from './support/api-agents';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
@@ -292,6 +296,77 @@ describe('the agent asks, the owner decides', () => {
     // A second sweep finds nothing of it to do.
     expect(await sweepExpiredSessions(t.deps)).not.toContain(missed.id);
     expect(await deliveriesOf(missed.id)).toHaveLength(2);
+  });
+});
+
+describe('a request its owner leaves undecided', () => {
+  it('reads closed (expired) once past the expiry it asked for, leaves the inbox, and can no longer be decided, revoked or linked to', async () => {
+    const agent = await createAgent();
+    const requested = ok<AgentPaymentSessionView & { approval_url: string }>(
+      await agentCall(agent, 'POST', '/budget/request', { total: 3, expires_at: inDays(1), reason: 'A dataset' }),
+      201,
+    );
+    const waitingBefore = (await countWaitingRequests(t.deps, owner.userId)).count;
+    const expiresAt = new Date(Date.now() - 60_000);
+    await prisma.paymentSession.update({ where: { id: requested.session_id }, data: { expiresAt } });
+
+    expect(ok<PaymentSessionView>(await ownerCall('GET', `/payment-sessions/${requested.session_id}`))).toMatchObject({
+      status: 'closed',
+      closedReason: 'expired',
+      closedAt: expiresAt.toISOString(),
+      decidedAt: null,
+    });
+    const seen = ok<AgentPaymentSessionView>(await agentCall(agent, 'GET', `/budget/${requested.session_id}`));
+    expect(seen).toMatchObject({ status: 'closed', closed_reason: 'expired' });
+    expect(seen.message).toContain('expired before the owner decided');
+    const ids = async (status: string) => ok<{ sessions: PaymentSessionView[] }>(await ownerCall('GET', `/payment-sessions?agentId=${agent.id}&status=${status}`)).sessions.map((s) => s.id);
+    expect(await ids('requested')).toEqual([]);
+    expect(await ids('closed')).toEqual([requested.session_id]);
+    expect(await countWaitingRequests(t.deps, owner.userId)).toEqual({ count: waitingBefore - 1 });
+
+    const before = await snapshot();
+    for (const [url, body] of [
+      [`/payment-sessions/${requested.session_id}/decide`, { approve: true }],
+      [`/payment-sessions/${requested.session_id}/decide`, { approve: false, note: 'Too late' }],
+      [`/payment-sessions/${requested.session_id}/revoke`, undefined],
+    ] as const) {
+      expect(refusal(await ownerCall('POST', url, body), 409).code).toBe('CONFLICT');
+    }
+    const token = new URL(requested.approval_url).pathname.split('/').pop()!;
+    await expect(readApprovalLink(t.deps, owner.userId, token)).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringContaining('expired before it was decided') });
+    await expect(decidePaymentSessionByLink(t.deps, owner.userId, { token, sessionId: requested.session_id, approve: true })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(mintFreshApprovalLink(t.deps, owner.userId, requested.session_id)).rejects.toMatchObject({ code: 'CONFLICT' });
+    expect(await snapshot()).toEqual(before);
+    expect(await prisma.paymentSessionApprovalLink.count({ where: { sessionId: requested.session_id, usedAt: { not: null } } })).toBe(0);
+  });
+
+  it('is closed as expired by its timer, with no decision: audited, announced once as budget.closed', async () => {
+    const agent = await createAgent();
+    const requested = await requestBudget(agent);
+    await prisma.paymentSession.update({ where: { id: requested.session_id }, data: { expiresAt: new Date(Date.now() - 1_000) } });
+
+    expect(await closeExpiredSession(t.deps, requested.session_id)).toBe('closed');
+    expect(await closeExpiredSession(t.deps, requested.session_id)).toBe('not_open');
+    expect(await prisma.paymentSession.findUniqueOrThrow({ where: { id: requested.session_id } })).toMatchObject({ status: 'closed', closedReason: 'expired', decidedAt: null });
+    expect((await auditOf(requested.session_id)).map((entry) => [entry.action, entry.actor])).toEqual([
+      ['payment_session.requested', `agent:${agent.id}`],
+      ['payment_session.closed', 'system:payment-session-expiry'],
+    ]);
+    const deliveries = await deliveriesOf(requested.session_id);
+    expect(deliveries.map((delivery) => delivery.eventType)).toEqual(['budget.requested', 'budget.closed']);
+    expect((deliveries[1]!.payload as { data: { session: PaymentSessionView } }).data.session).toMatchObject({ status: 'closed', closedReason: 'expired', decidedAt: null });
+  });
+
+  it("is closed by the reconciler's sweep when its timer missed it; a request still in time is left waiting", async () => {
+    const agent = await createAgent();
+    const missed = await requestBudget(agent);
+    const waiting = await requestBudget(agent);
+    await prisma.paymentSession.update({ where: { id: missed.session_id }, data: { expiresAt: new Date(Date.now() - 5 * 60_000) } });
+
+    expect(await sweepExpiredSessions(t.deps)).toContain(missed.session_id);
+    expect((await prisma.paymentSession.findUniqueOrThrow({ where: { id: missed.session_id } })).status).toBe('closed');
+    expect((await prisma.paymentSession.findUniqueOrThrow({ where: { id: waiting.session_id } })).status).toBe('requested');
+    expect(await closeExpiredSession(t.deps, waiting.session_id)).toBe('not_yet');
   });
 });
 

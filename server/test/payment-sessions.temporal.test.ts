@@ -19,7 +19,7 @@ import { spentFromSession } from '../src/services/payment-sessions/session-spend
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
 import { startTemporalTestEnv, type TemporalTestEnv } from './support/temporal-env';
-import { AGENT_API, createFundedAgent, expectLedgerConsistent, ledgerBalance, ownerCall, type TestAgent } from './support/x402-fixtures';
+import { AGENT_API, agentCall, createFundedAgent, expectLedgerConsistent, ledgerBalance, ownerCall, type TestAgent } from './support/x402-fixtures';
 
 const PAYEE = '0x70997970c51812dc3a010c7d01b50e0d17dc79c8';
 const OTHER_PAYEE = '0x3c44cdddb6a900fa2b585dd299e03d12fa4293bc';
@@ -154,6 +154,38 @@ describe('payments charged to a session', () => {
     expect(stillRevoked.row.closedReason).toBe('revoked');
     expect(stillRevoked.closes).toHaveLength(0);
     expect(stillRevoked.events.map((event) => event.type)).toEqual(['budget.granted', 'budget.closed']);
+  });
+
+  it('closes a request its owner left undecided at the expiry it asked for, by its own timer; a grant for sooner closes by the open session\'s', async () => {
+    const agent = await createFundedAgent(env.testApp.app, owner, { fund: 5 });
+    const asksUntil = new Date(Date.now() + 4_000).toISOString();
+    const ask = async () => {
+      const answer = await agentCall(appUrl, agent, 'POST', '/budget/request', { total: 2, expires_at: asksUntil, reason: 'One dataset' });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      return answer.body.session_id as string;
+    };
+    const undecided = await ask();
+    const granted = await ask();
+    const grantedUntil = new Date(Date.now() + 2_500).toISOString();
+    const grant = await ownerCall(env.testApp.app, owner, 'POST', `/api/v1/payment-sessions/${granted}/decide`, { approve: true, expiresAt: grantedUntil });
+    expect(grant.statusCode, grant.body).toBe(200);
+    await env.runWorker(async () => {
+      expect(await env.client.workflow.getHandle(`payment-session-request-expiry-${undecided}`).result()).toBe('closed');
+      expect(await env.client.workflow.getHandle(`payment-session-expiry-${granted}`).result()).toBe('closed');
+      // The request's own timer comes second and finds nothing to close.
+      expect(await env.client.workflow.getHandle(`payment-session-request-expiry-${granted}`).result()).toBe('not_open');
+    });
+    const expired = await closeRecordOf(undecided);
+    expect(expired.row).toMatchObject({ status: 'closed', closedReason: 'expired' });
+    expect(expired.row.closedAt?.toISOString()).toBe(asksUntil);
+    expect(expired.closes).toEqual([expect.objectContaining({ actor: SESSION_EXPIRY_ACTOR })]);
+    expect(expired.events.map((event) => [event.type, event.session.status])).toEqual([['budget.requested', 'requested'], ['budget.closed', 'closed']]);
+    const ran = await closeRecordOf(granted);
+    expect(ran.row.closedAt?.toISOString()).toBe(grantedUntil);
+    expect(ran.closes).toHaveLength(1);
+    expect(ran.events.map((event) => event.type)).toEqual(['budget.requested', 'budget.granted', 'budget.closed']);
+    const told = await agentCall(appUrl, agent, 'GET', `/budget/${undecided}`);
+    expect(told.body).toMatchObject({ status: 'closed', closed_reason: 'expired', message: expect.stringContaining('nothing was granted') });
   });
 
   it('charges nothing outside its scope, per-payment cap or life, and nothing to it for a payment that does not name it', async () => {

@@ -19,6 +19,15 @@ export function paymentSessionExpiryWorkflowId(sessionId: string): string {
   return `payment-session-expiry-${sessionId}`;
 }
 
+/**
+ * The timer that closes an agent's budget request its owner has not decided by the expiry it
+ * asked for. Apart from the open session's: a grant may set a sooner expiry, which gets a timer
+ * of its own, and whichever comes second finds nothing left to close.
+ */
+export function paymentSessionRequestExpiryWorkflowId(sessionId: string): string {
+  return `payment-session-request-expiry-${sessionId}`;
+}
+
 /** One delivery run of a webhook; `run` counts redeliveries (1 for the first). */
 export function webhookDeliveryWorkflowId(deliveryId: string, run: number): string {
   return `webhook-delivery-${deliveryId}-${run}`;

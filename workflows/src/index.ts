@@ -12,6 +12,7 @@ export {
   DEFAULT_APPROVAL_TIME_BOX_MS,
   DEFAULT_WEBHOOK_RETRY,
   paymentSessionExpiryWorkflowId,
+  paymentSessionRequestExpiryWorkflowId,
   paymentWorkflowId,
   TASK_QUEUE,
   WORKFLOW_NAMES,

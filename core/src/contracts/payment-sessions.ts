@@ -199,7 +199,7 @@ export const agentPaymentSessionListView = z.object({ budgets: z.array(agentPaym
 export type AgentPaymentSessionListView = z.infer<typeof agentPaymentSessionListView>;
 
 /** What the agent should do next with a session as it stands. */
-export function agentPaymentSessionMessage(session: Pick<PaymentSessionView, 'id' | 'status' | 'remainingExact' | 'expiresAt' | 'closedReason' | 'allPayments'>): string {
+export function agentPaymentSessionMessage(session: Pick<PaymentSessionView, 'id' | 'status' | 'remainingExact' | 'expiresAt' | 'closedReason' | 'allPayments' | 'decidedAt'>): string {
   switch (session.status) {
     case 'requested':
       return `Waiting for the owner to decide. Read GET /budget/${session.id} (or the get_budget tool) until status is open, then pass session_id ${session.id} with each payment.`;
@@ -210,6 +210,9 @@ export function agentPaymentSessionMessage(session: Pick<PaymentSessionView, 'id
     case 'rejected':
       return 'The owner rejected this request (see decision_note). Do not pay against it; ask again only with a new reason.';
     case 'closed':
+      if (session.closedReason === 'expired' && session.decidedAt === null) {
+        return 'This request expired before the owner decided: nothing was granted. Ask again, with a later expiry, if the task still needs it.';
+      }
       return `Closed (${session.closedReason ?? 'ended'}): payments can no longer name it. Request a new budget if the task needs more.`;
   }
 }

@@ -3,8 +3,9 @@
 // workspace never imports the server.
 
 /**
- * What closing an expired session found: `closed` now, `not_open` (revoked, spent or never
- * opened: nothing to do), or `not_yet` (the server's clock has not reached the expiry).
+ * What closing an expired session (or a budget request undecided at its expiry) found: `closed`
+ * now, `not_open` (revoked, spent, rejected or closed already: nothing to do), or `not_yet` (the
+ * server's clock has not reached the expiry).
  */
 export type ExpiredSessionOutcome = 'closed' | 'not_open' | 'not_yet';
 

@@ -1,6 +1,7 @@
 // Closes an open payment session at its expiry: a durable timer to the expiry, then the close
 // (audited, announced as budget.closed). One run per session, started when it opens; a session
-// revoked or spent before then is left as it is. The gate refuses an expired session's payments
+// revoked or spent before then is left as it is. The same run, under another id, closes an
+// agent's budget request its owner has not decided by the expiry it asked for. The gate refuses an expired session's payments
 // on its own (the expiry is in the row), so this run only makes the close a fact others hear of.
 // Two events and a timer: far from the history limit, whatever the expiry (at most 30 days).
 import { proxyActivities, sleep } from '@temporalio/workflow';

@@ -11,13 +11,12 @@ import {
   AppError,
   PAYMENT_SESSION_APPROVAL_LINK_MINUTES,
   PAYMENT_SESSION_APPROVAL_PATH,
-  type PaymentSessionStatus,
 } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
 import type { AppDeps } from '../../deps';
 import { isUuid } from '../agents/owned-agent';
 import { hashSecret } from '../../secrets';
-import { sessionNotFound } from './session-view';
+import { assertRequestWaiting, sessionNotFound } from './session-view';
 
 export interface MintApprovalLink {
   sessionId: string;
@@ -45,14 +44,15 @@ export async function mintApprovalLink(tx: Pick<TransactionClient, 'paymentSessi
 
 /**
  * A fresh link for one of the owner's requests still waiting (the first one expired or was lost);
- * earlier links keep working until their own end. A session decided or closed is a 409.
+ * earlier links keep working until their own end. A session decided or closed, or a request past
+ * its expiry, is a 409.
  */
 export async function mintFreshApprovalLink(deps: Pick<AppDeps, 'db' | 'publicUrl'>, ownerId: string, sessionId: string, now = new Date()): Promise<string> {
   if (!isUuid(ownerId) || !isUuid(sessionId)) throw sessionNotFound();
   return deps.db.prisma.$transaction(async (tx: TransactionClient) => {
-    const session = await tx.paymentSession.findFirst({ where: { id: sessionId, ownerId }, select: { status: true } });
+    const session = await tx.paymentSession.findFirst({ where: { id: sessionId, ownerId }, select: { status: true, expiresAt: true } });
     if (!session) throw sessionNotFound();
-    if (session.status !== 'requested') throw alreadyDecided(session.status);
+    assertRequestWaiting(session, now);
     return mintApprovalLink(tx, { sessionId, ownerId, publicUrl: deps.publicUrl, now });
   });
 }
@@ -90,6 +90,3 @@ export function approvalLinkUsed(): AppError {
   return new AppError('APPROVAL_LINK_USED', 'This approval link was already used: each link decides its request once');
 }
 
-export function alreadyDecided(status: PaymentSessionStatus): AppError {
-  return new AppError('CONFLICT', `This budget request was already decided (it is ${status})`);
-}

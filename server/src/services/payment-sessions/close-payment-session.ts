@@ -7,13 +7,16 @@
  *   released and give the budget back).
  * - Expired: by the session's expiry timer (paymentSessionExpiryWorkflow, started when it opens;
  *   session-expiry.ts), through the worker's closer below; a session whose timer never started
- *   (Temporal away at the commit) is closed by the reconciler's sweep a minute later.
+ *   (Temporal away at the commit) is closed by the reconciler's sweep a minute later. A budget
+ *   request its owner left undecided past the expiry it asked for closes the same way (its own
+ *   timer, started when it is asked), as expired with no decision.
  *
  * A session that set its budget aside gives what is still set aside back to the agent in the
  * close's transaction (session-reserve.ts).
  *
- * Each close is an update guarded by `status = 'open'`, so a close racing a revocation, another
- * capture or a retried activity closes once and the other finds nothing to do.
+ * Each close is an update guarded by the status (`open`, or `requested` for an expiry), so a
+ * close racing a revocation, a decision, another capture or a retried activity closes once and
+ * the other finds nothing to do.
  */
 import { PAYMENT_WORKFLOW_ACTOR } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
@@ -41,7 +44,7 @@ export async function closeSessionIfSpent(tx: TransactionClient, sessionId: stri
   return recordClose(tx, sessionId, closed[0]!.ownerId, PAYMENT_WORKFLOW_ACTOR, at);
 }
 
-/** Closes an open session whose expiry has passed at `now`; what it found. */
+/** Closes an open session, or a waiting request, whose expiry has passed at `now`; what it found. */
 export async function closeExpiredSession(deps: SessionServiceDeps, sessionId: string, now = new Date()): Promise<'closed' | 'not_open' | 'not_yet'> {
   if (!isUuid(sessionId)) return 'not_open';
   const outcome = await withAuditRetry(deps.db.prisma, async (tx: TransactionClient) => {
@@ -50,14 +53,14 @@ export async function closeExpiredSession(deps: SessionServiceDeps, sessionId: s
     if (reserved?.reserve) await lockAgentWallet(tx, reserved.agentId);
     const closed = await tx.$queryRaw<Array<{ ownerId: string }>>`
       UPDATE "payment_sessions" SET "status" = 'closed', "closed_reason" = 'expired', "closed_at" = "expires_at"
-       WHERE "id" = ${sessionId}::uuid AND "status" = 'open' AND "expires_at" <= ${now}
+       WHERE "id" = ${sessionId}::uuid AND "status" IN ('open', 'requested') AND "expires_at" <= ${now}
       RETURNING "owner_id"::text AS "ownerId"`;
     if (closed.length > 0) {
       await releaseSessionReserve(tx, sessionId);
       return { closed: true as const, deliveryIds: await recordClose(tx, sessionId, closed[0]!.ownerId, SESSION_EXPIRY_ACTOR, now) };
     }
     const row = await tx.paymentSession.findUnique({ where: { id: sessionId }, select: { status: true } });
-    return { closed: false as const, stillOpen: row?.status === 'open' };
+    return { closed: false as const, stillOpen: row?.status === 'open' || row?.status === 'requested' };
   });
   if (!outcome.closed) return outcome.stillOpen ? 'not_yet' : 'not_open';
   await startSessionEventDeliveries(deps, outcome.deliveryIds);
@@ -68,10 +71,10 @@ export async function closeExpiredSession(deps: SessionServiceDeps, sessionId: s
 const MISSED_EXPIRY_MS = 60_000;
 const SWEEP_BATCH = 100;
 
-/** The reconciler's sweep (app.ts): closes the open sessions whose expiry timer should have closed them. */
+/** The reconciler's sweep (app.ts): closes the open sessions and waiting requests whose expiry timer should have closed them. */
 export async function sweepExpiredSessions(deps: SessionServiceDeps, now = new Date()): Promise<string[]> {
   const missed = await deps.db.prisma.paymentSession.findMany({
-    where: { status: 'open', expiresAt: { lt: new Date(now.getTime() - MISSED_EXPIRY_MS) } },
+    where: { status: { in: ['open', 'requested'] }, expiresAt: { lt: new Date(now.getTime() - MISSED_EXPIRY_MS) } },
     select: { id: true },
     orderBy: { expiresAt: 'asc' },
     take: SWEEP_BATCH,

@@ -2,7 +2,9 @@
  * The owner answers an agent's request: grant it (open, possibly for less than asked or until
  * sooner, never more or later) or reject it with a note; audited and announced as budget.granted
  * or budget.rejected. Only a waiting request is decided: the update is guarded by its status, so
- * two decisions at once decide once and the other is a 409 that changed nothing.
+ * two decisions at once decide once and the other is a 409 that changed nothing. A request past
+ * the expiry it asked for is no longer waiting (it reads closed, expired; its timer closes it):
+ * a 409 too.
  */
 import { AppError, toDecimalString, type DecidePaymentSessionInput, type PaymentSessionView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
@@ -12,7 +14,7 @@ import { recordSessionChange, startSessionEventDeliveries, type SessionServiceDe
 import { startSessionExpiry } from './session-expiry';
 import { lockAgentWallet, reserveSessionBudget } from './session-reserve';
 import { assertNoOtherAllPaymentsSession, assertSessionExpiry } from './session-terms';
-import { sessionNotFound, sessionSelect, viewSession, type SessionRow } from './session-view';
+import { assertRequestWaiting, sessionNotFound, sessionSelect, viewSession, type SessionRow } from './session-view';
 
 const ALREADY_DECIDED = 'This budget request was already decided';
 
@@ -38,14 +40,14 @@ export async function decidePaymentSessionIn(
   if (!isUuid(ownerId) || !isUuid(input.sessionId)) throw sessionNotFound();
   const asked = await tx.paymentSession.findFirst({ where: { id: input.sessionId, ownerId }, select: sessionSelect });
   if (!asked) throw sessionNotFound();
-  if (asked.status !== 'requested') throw new AppError('CONFLICT', `${ALREADY_DECIDED} (it is ${asked.status})`);
+  assertRequestWaiting(asked, now);
   const decision = input.approve ? grantedTerms(asked, input, now) : rejection(input);
   // Locks in the order payments take them: the agent's row, then its wallet (a grant that sets
   // the budget aside moves money), then the session.
   if (input.approve && input.allPayments) await assertNoOtherAllPaymentsSession(tx, asked.agentId, now);
   if (input.approve && input.reserve) await lockAgentWallet(tx, asked.agentId);
   const updated = await tx.paymentSession.updateMany({
-    where: { id: asked.id, ownerId, status: 'requested' },
+    where: { id: asked.id, ownerId, status: 'requested', expiresAt: { gt: now } },
     data: { ...decision, decisionNote: input.note || null, decidedAt: now },
   });
   if (updated.count === 0) throw new AppError('CONFLICT', ALREADY_DECIDED);
@@ -72,9 +74,6 @@ function grantedTerms(asked: SessionRow, input: DecidePaymentSessionInput, now: 
   const expiresAt = input.expiresAt === undefined ? asked.expiresAt : new Date(input.expiresAt);
   if (expiresAt.getTime() > asked.expiresAt.getTime()) {
     throw new AppError('VALIDATION_FAILED', `The expiry granted can be at most the one asked for, ${asked.expiresAt.toISOString()}`);
-  }
-  if (input.expiresAt === undefined && expiresAt.getTime() <= now.getTime()) {
-    throw new AppError('CONFLICT', 'This budget request expired before it was decided; reject it, or let the agent ask again');
   }
   assertSessionExpiry(expiresAt, now);
   // A lower total lowers the cap per payment with it: a payment can never be more than the whole.

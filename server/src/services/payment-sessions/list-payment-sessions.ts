@@ -4,8 +4,8 @@
  * and an agent's own (GET /budgets; AGENT_PAYMENT_SESSION_LIST_LIMIT at most). An agent id that
  * is not one of the owner's live agents is a 404.
  *
- * The status filter means the status a view shows: an open session past its expiry is listed as
- * closed, not open. One whose payments reached its total is told apart only once its spend is
+ * The status filter means the status a view shows: an open session, or a request, past its expiry
+ * is listed as closed, not open or requested. One whose payments reached its total is told apart only once its spend is
  * read, so it is left out of `open` but may be missing from `closed` until the gate closes it.
  */
 import {
@@ -38,10 +38,10 @@ export async function listAgentPaymentSessions(deps: ReadDeps, agent: Pick<Authe
   return { budgets: sessions.map(toAgentSessionView) };
 }
 
-/** The rows of a status as a view shows it: open ones past their expiry count as closed. */
+/** The rows of a status as a view shows it: open ones and requests past their expiry count as closed. */
 function statusWhere(status: PaymentSessionStatus | undefined, now: Date): Prisma.PaymentSessionWhereInput {
-  if (status === 'open') return { status: 'open', expiresAt: { gt: now } };
-  if (status === 'closed') return { OR: [{ status: 'closed' }, { status: 'open', expiresAt: { lte: now } }] };
+  if (status === 'open' || status === 'requested') return { status, expiresAt: { gt: now } };
+  if (status === 'closed') return { OR: [{ status: 'closed' }, { status: { in: ['open', 'requested'] }, expiresAt: { lte: now } }] };
   return status ? { status } : {};
 }
 

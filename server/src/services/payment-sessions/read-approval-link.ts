@@ -1,13 +1,13 @@
 /**
  * What the owner's approval link opens (approval-link.ts): the waiting request with its agent's
  * name, for the confirmation page. Reading changes nothing; a link that could not decide
- * (another owner's, for nothing, used, expired, its request decided) is refused with its code.
+ * (another owner's, for nothing, used, expired, its request decided or past its expiry) is refused with its code.
  */
 import type { PaymentSessionApprovalLinkView } from '@purser/core';
 import type { AppDeps } from '../../deps';
 import { isUuid } from '../agents/owned-agent';
-import { alreadyDecided, approvalLinkNotFound, approvalLinkSelect, approvalTokenHash, assertApprovalLinkUsable } from './approval-link';
-import { sessionSelect, viewSession } from './session-view';
+import { approvalLinkNotFound, approvalLinkSelect, approvalTokenHash, assertApprovalLinkUsable } from './approval-link';
+import { assertRequestWaiting, sessionSelect, viewSession } from './session-view';
 
 export async function readApprovalLink(deps: Pick<AppDeps, 'db'>, ownerId: string, token: string, now = new Date()): Promise<PaymentSessionApprovalLinkView> {
   if (!isUuid(ownerId)) throw approvalLinkNotFound();
@@ -18,6 +18,6 @@ export async function readApprovalLink(deps: Pick<AppDeps, 'db'>, ownerId: strin
   });
   assertApprovalLinkUsable(link, ownerId, now);
   const { agent, ...row } = link.session;
-  if (row.status !== 'requested') throw alreadyDecided(row.status);
+  assertRequestWaiting(row, now);
   return { session: await viewSession(prisma, row, now), agentName: agent.name, linkExpiresAt: link.expiresAt.toISOString() };
 }

@@ -4,7 +4,8 @@
  * budget.requested. An agent may have PAYMENT_SESSION_MAX_WAITING_REQUESTS requests waiting at
  * once (a request past its expiry no longer counts); the agent's row is locked while counting, so
  * two requests at once cannot both take the last place. The agent's answer carries the one-time
- * approval link it hands its owner (approval-link.ts), minted in the same transaction.
+ * approval link it hands its owner (approval-link.ts), minted in the same transaction. A request
+ * still waiting at the expiry it asked for is closed then, as expired (session-expiry.ts).
  */
 import { AppError, PAYMENT_SESSION_MAX_WAITING_REQUESTS, type RequestPaymentSessionInput } from '@purser/core';
 import type { Prisma, TransactionClient } from '@purser/db';
@@ -14,6 +15,7 @@ import { withAuditRetry } from '../audit/append-audit-event';
 import { lockOwnedAgent } from '../agents/owned-agent';
 import { mintApprovalLink } from './approval-link';
 import { recordSessionChange, startSessionEventDeliveries, type SessionServiceDeps } from './session-events';
+import { startSessionExpiry } from './session-expiry';
 import { assertPerPaymentWithinTotal, assertSessionExpiry } from './session-terms';
 import { sessionSelect, toSessionView, type RequestedPaymentSession } from './session-view';
 
@@ -53,5 +55,6 @@ export async function requestPaymentSession(
     return { session, approvalUrl, deliveryIds };
   });
   await startSessionEventDeliveries(deps, requested.deliveryIds);
+  await startSessionExpiry(deps, requested.session);
   return { ...requested.session, approvalUrl: requested.approvalUrl };
 }

@@ -1,8 +1,8 @@
 /**
  * The owner ends a payment session: a waiting request or an open session closes at once
  * (`revoked`), so no payment names it any more; audited and announced as budget.closed. What
- * its payments hold or paid stays as it is. A session already closed or rejected is a 409 that
- * changes nothing. What it set aside, if the owner reserved its budget, goes back to the agent.
+ * its payments hold or paid stays as it is. A session already closed or rejected (or a request
+ * past its expiry, which closes as expired) is a 409 that changes nothing. What it set aside, if the owner reserved its budget, goes back to the agent.
  */
 import { AppError, type PaymentSessionView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
@@ -21,7 +21,7 @@ export async function revokePaymentSession(deps: SessionServiceDeps, ownerId: st
     if (owned.reserve) await lockAgentWallet(tx, owned.agentId);
     const closing = { status: 'closed', closedReason: 'revoked', closedAt: now } as const;
     // Ending a waiting request answers it too: it gets its decision time (an open session has one).
-    const answered = await tx.paymentSession.updateMany({ where: { id: sessionId, ownerId, status: 'requested' }, data: { ...closing, decidedAt: now } });
+    const answered = await tx.paymentSession.updateMany({ where: { id: sessionId, ownerId, status: 'requested', expiresAt: { gt: now } }, data: { ...closing, decidedAt: now } });
     const ended = answered.count > 0 ? answered : await tx.paymentSession.updateMany({ where: { id: sessionId, ownerId, status: 'open' }, data: closing });
     if (ended.count === 0) throw new AppError('CONFLICT', 'This payment session is already closed or was rejected');
     await releaseSessionReserve(tx, sessionId);

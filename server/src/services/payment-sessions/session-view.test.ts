@@ -37,9 +37,16 @@ describe('toSessionView', () => {
     expect(toSessionView(row(), 5_000_000n, now)).toMatchObject({ status: 'closed', closedReason: 'spent', remaining: 0, remainingExact: '0' });
   });
 
-  it('shows a request, a rejection and a revoked session as stored, even past their expiry', () => {
+  it('shows a request its owner left undecided past its expiry as closed (expired), never decided', () => {
+    const expiresAt = new Date('2026-12-06T11:00:00.000Z');
+    const view = toSessionView(row({ status: 'requested', expiresAt, decidedAt: null }), 0n, now);
+    expect(view).toMatchObject({ status: 'closed', closedReason: 'expired', closedAt: expiresAt.toISOString(), decidedAt: null });
+    expect(toAgentSessionView(view).message).toContain('expired before the owner decided');
+    expect(toSessionView(row({ status: 'requested', decidedAt: null }), 0n, now).status).toBe('requested');
+  });
+
+  it('shows a rejection and a revoked session as stored, even past their expiry', () => {
     const past = new Date('2026-12-01T00:00:00.000Z');
-    expect(toSessionView(row({ status: 'requested', expiresAt: past }), 0n, now).status).toBe('requested');
     expect(toSessionView(row({ status: 'rejected', decisionNote: 'No' }), 0n, now)).toMatchObject({ status: 'rejected', decisionNote: 'No' });
     expect(toSessionView(row({ status: 'closed', closedReason: 'revoked', closedAt: past }), 0n, now)).toMatchObject({ status: 'closed', closedReason: 'revoked', closedAt: past.toISOString() });
   });

@@ -2,7 +2,9 @@
  * A payment session as its owner and its agent see it (core's paymentSessionView and
  * agentPaymentSessionView), and as the budget.* webhooks carry it. An `open` session past its
  * expiry, or whose payments reached its total, reads as closed (expired, spent) before anything
- * writes it so: the view says what the gate will do, the row is left as it is.
+ * writes it so: the view says what the gate will do, the row is left as it is. So does a
+ * `requested` one past the expiry it asked for: no one can grant it any more, and its timer
+ * (session-expiry.ts) is about to close it.
  */
 import type { TransactionClient } from '@purser/db';
 import {
@@ -65,12 +67,22 @@ export function sessionNotFound(): AppError {
   return new AppError('NOT_FOUND', PAYMENT_SESSION_NOT_FOUND_MESSAGE);
 }
 
+/**
+ * Refuses (409) to decide, or link to, a budget request that no longer waits: one decided or
+ * closed, or one past the expiry it asked for (it reads closed, expired).
+ */
+export function assertRequestWaiting(row: Pick<SessionRow, 'status' | 'expiresAt'>, now: Date): void {
+  if (row.status !== 'requested') throw new AppError('CONFLICT', `This budget request was already decided (it is ${row.status})`);
+  if (row.expiresAt.getTime() <= now.getTime()) throw new AppError('CONFLICT', 'This budget request expired before it was decided; the agent can ask again');
+}
+
 const reasonOf = (reason: string | null): PaymentSessionCloseReason | null =>
   (PAYMENT_SESSION_CLOSE_REASONS as readonly string[]).includes(reason ?? '') ? (reason as PaymentSessionCloseReason) : null;
 
-/** Where the session stands at `now`: as stored, but an open one that ran out reads closed. */
+/** Where the session stands at `now`: as stored, but an open one that ran out, or a request left undecided past its expiry, reads closed. */
 function standing(row: SessionRow, spentUnits: bigint, now: Date): { status: PaymentSessionStatus; closedReason: PaymentSessionCloseReason | null; closedAt: Date | null } {
-  if (row.status === 'open' && row.expiresAt.getTime() <= now.getTime()) return { status: 'closed', closedReason: 'expired', closedAt: row.expiresAt };
+  const expired = row.expiresAt.getTime() <= now.getTime();
+  if ((row.status === 'open' || row.status === 'requested') && expired) return { status: 'closed', closedReason: 'expired', closedAt: row.expiresAt };
   if (row.status === 'open' && spentUnits >= row.totalUnits) return { status: 'closed', closedReason: 'spent', closedAt: null };
   return { status: row.status, closedReason: reasonOf(row.closedReason), closedAt: row.closedAt };
 }

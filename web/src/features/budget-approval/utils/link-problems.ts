@@ -18,8 +18,8 @@ export const LINK_PROBLEMS: Record<LinkProblem, { title: string; message: string
     message: 'It may be mistyped, or it was sent to another account: sign in with the account the agent belongs to.',
   },
   decided: {
-    title: 'Request already decided',
-    message: 'This budget request was already granted, rejected or ended elsewhere. The approvals page shows the decision.',
+    title: 'Request no longer waiting',
+    message: 'This budget request was already granted, rejected or ended elsewhere, or it expired before anyone decided. The approvals page shows where it stands.',
   },
 };
 
