@@ -113,6 +113,19 @@ describe('MCP 2026-07-28: input_required with the approval link', () => {
     }
   });
 
+  it('ends the wait at the expiry the request asked for, telling the agent nothing was granted', async () => {
+    const agent = await createAgent();
+    const client = await modernClient(agent, async () => ({ action: 'accept' }));
+    try {
+      // The round would wait 20 s for a decision; the request itself runs out in 2.
+      const answer = (await client.callTool({ name: 'request_budget', arguments: { ...ASK, expires_at: new Date(Date.now() + 2_000).toISOString() } })) as CallToolResult;
+      expect(answer.structuredContent).toMatchObject({ status: 'closed', closed_reason: 'expired', message: expect.stringContaining('nothing was granted') });
+      expect(await sessionsOf(agent)).toHaveLength(1);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('answers the waiting request at once when the person declines to open the link', async () => {
     const agent = await createAgent();
     const client = await modernClient(agent, async () => ({ action: 'decline' }));

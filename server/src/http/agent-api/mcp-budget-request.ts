@@ -87,7 +87,7 @@ export async function askOwnerToDecide(
  * the waiting request once the rounds are spent or the person declined to open the link.
  */
 export async function continueBudgetRound(
-  deps: Pick<AppDeps, 'db'>,
+  deps: Pick<AppDeps, 'db' | 'events'>,
   agent: AuthenticatedAgent,
   codec: RequestStateCodec<BudgetRound>,
   state: BudgetRound,
