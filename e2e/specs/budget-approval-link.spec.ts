@@ -1,8 +1,10 @@
 // The one-time approval link of an agent's budget request (/approve/<token>, issue 43), driven as
 // its owner would: the agent asks for $5 and hands over approval_url; the owner, signed out,
 // opens it, signs in and comes back to the same page, which shows the agent, its reason and the
-// terms; they lower the total to $3 and approve; the page says it is approved and the agent reads
-// its budget open for $3. Opening the link again says it was already used. The page sends no
+// terms; they lower the total to $3, set it aside and approve; the page says it is approved, the
+// agent reads its budget open for $3 and the owner's view has the $3 set aside. Opening the link
+// again says it was already used; a request that expired before anyone decided says it no longer
+// waits. The page sends no
 // Referer (the token is in its path) and asks nothing of another origin. Accessibility and
 // screenshots at 1280 and 390 px in both themes; no CSP violation.
 import { expect, test, type Page } from '@playwright/test';
@@ -21,7 +23,7 @@ test.describe('budget approval link', () => {
   test('a signed-out owner opens the link, signs in, lands back on it, grants less; the link then says it was used', async ({ page, baseURL }, testInfo) => {
     test.setTimeout(240_000);
     const owner = await signUpOwner(page.request);
-    const agent = await createFundedAgent(page.request, owner, { name: `Research bot ${Date.now() % 100_000}`, fund: 0 });
+    const agent = await createFundedAgent(page.request, owner, { name: `Research bot ${Date.now() % 100_000}`, fund: 5 });
     const asked = await page.request.post(`${AGENT_API}/budget/request`, {
       headers: agentHeaders(agent),
       data: { total: 5, per_payment_max: 2, expires_at: new Date(Date.now() + 2 * DAY).toISOString(), scope: { categories: ['datasets'] }, reason: 'Buy two datasets for the quarterly report' },
@@ -69,9 +71,10 @@ test.describe('budget approval link', () => {
     await expect(form.getByLabel('Total to grant')).toHaveAccessibleDescription('You can grant at most the $5 asked for');
     await expect(form.getByLabel('Total to grant')).toBeFocused();
 
-    // $3 instead of $5, with a note.
+    // $3 instead of $5, with a note, set aside on the agent's balance.
     await form.getByLabel('Total to grant').fill('3');
     await form.getByLabel('Note to the agent').fill('Three is enough for two datasets');
+    await form.getByRole('checkbox', { name: /Set the total aside now/ }).check();
     await form.getByRole('button', { name: 'Approve' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Budget approved' })).toBeVisible(PAGE_LOAD);
     await expect(page.getByRole('status')).toContainText(`${agent.name} may pay up to $3.00 until`);
@@ -85,6 +88,8 @@ test.describe('budget approval link', () => {
     // The agent reads its budget open for $3, with the note.
     const budget = await page.request.get(`${AGENT_API}/budget/${sessionId}`, { headers: agentHeaders(agent) });
     expect(await budget.json()).toMatchObject({ status: 'open', total: 3, decision_note: 'Three is enough for two datasets' });
+    const ownersView = await page.request.get(`/api/v1/payment-sessions/${sessionId}`, { headers: { Authorization: `Bearer ${owner.accessToken}` } });
+    expect(await ownersView.json()).toMatchObject({ status: 'open', reserve: true, reservedExact: '3', allPayments: false });
 
     // A second use of the link: no form, a sentence that says why.
     await page.goto(approvalPath);
@@ -98,6 +103,24 @@ test.describe('budget approval link', () => {
 
     expect([...origins]).toEqual([new URL(baseURL!).origin]);
     expect(violations).toEqual([]);
+  });
+
+  test('a request that expired before anyone decided no longer waits: the link says so, with no form', async ({ page }) => {
+    const owner = await signUpOwner(page.request);
+    const agent = await createFundedAgent(page.request, owner, { name: `Late bot ${Date.now() % 100_000}`, fund: 0 });
+    const asked = await page.request.post(`${AGENT_API}/budget/request`, {
+      headers: agentHeaders(agent),
+      data: { total: 2, expires_at: new Date(Date.now() + 2_000).toISOString(), reason: 'One dataset, today only' },
+    });
+    expect(asked.status(), await asked.text()).toBe(201);
+    const { session_id: sessionId, approval_url: approvalUrl } = (await asked.json()) as { session_id: string; approval_url: string };
+    await expect
+      .poll(async () => ((await (await page.request.get(`${AGENT_API}/budget/${sessionId}`, { headers: agentHeaders(agent) })).json()) as { status: string }).status, PAGE_LOAD)
+      .toBe('closed');
+    await openSettled(page, new URL(approvalUrl).pathname);
+    await expect(page.getByRole('heading', { level: 1, name: 'Request no longer waiting' })).toBeVisible(PAGE_LOAD);
+    await expect(page.getByText('expired before anyone decided')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Approve' })).toHaveCount(0);
   });
 
   test('a link that is not valid says so, with no form', async ({ page }) => {

@@ -65,11 +65,19 @@ describe('BudgetApprovalForm', () => {
     expect(button(html, 'Reject')).not.toContain('disabled');
   });
 
-  it('a request past its own end can only be rejected', () => {
+  it('a request past its own end has closed: neither decision is offered', () => {
     const { html, text } = render({ now: () => new Date('2026-12-10T00:00:00Z') });
-    expect(text).toContain('you can only reject it');
+    expect(text).toContain('nothing was granted and there is nothing left to decide');
     expect(button(html, 'Approve')).toContain('disabled');
-    expect(button(html, 'Reject')).not.toContain('disabled');
+    expect(button(html, 'Reject')).toContain('disabled');
+  });
+
+  it("offers the console's options: all the agent's payments, and setting the budget aside, both off", () => {
+    const { html, text } = render();
+    expect(text).toContain("Charge all the agent's payments to it");
+    expect(text).toContain('Set the total aside now');
+    expect(html.match(/type="checkbox"/g)).toHaveLength(2);
+    expect(html).not.toMatch(/type="checkbox"[^>]*checked/);
   });
 
   it('locks both buttons while a decision is on its way, and shows the server’s refusal', () => {

@@ -1,9 +1,12 @@
 // The approval page's form: what the agent asked for (its reason, the total, the cap per payment,
 // the expiry and the scope), and the owner's answer: grant it, for less or until sooner if they
-// like, or reject it with a note the agent reads.
+// like, for all the agent's payments or set aside if they choose, or reject it with a note the
+// agent reads. A request that reaches its own end while the page is open is closed by then (it
+// expired undecided): nothing is left to decide.
 import { Alert, Box, Button, InputAdornment, Stack, TextField, Typography } from '@mui/material';
 import { PAYMENT_SESSION_REASON_MAX_LENGTH, type PaymentSessionApprovalLinkView } from '@purser/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
+import { SessionOptionsFields } from '../../../shared/payment-sessions/session-options-fields';
 import { approvalInput, initialApprovalForm, rejectionInput, toLocalInput, type ApprovalField, type ApprovalForm, type ApprovalInput } from '../utils/approval-form';
 import { formatUsd, formatWhen, scopeLines } from '../utils/format';
 
@@ -26,7 +29,7 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
   const [form, setForm] = useState<ApprovalForm>(() => initialApprovalForm(session));
   const [errors, setErrors] = useState<Partial<Record<ApprovalField, string>>>({});
   const locked = busy !== null;
-  // A request whose own expiry passed while it waited can only be rejected.
+  // A request whose own expiry passed while it waited has closed: neither decision is possible.
   const lapsed = new Date(session.expiresAt).getTime() <= now().getTime();
   const scope = scopeLines(session.scope);
 
@@ -36,7 +39,7 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
   };
 
   const decide = (approve: boolean) => {
-    if (locked) return;
+    if (locked || lapsed) return;
     const result = approve ? approvalInput(token, session, form, now()) : rejectionInput(token, session, form);
     if (!result.ok) {
       setErrors(result.errors);
@@ -49,7 +52,7 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    decide(!lapsed);
+    decide(true);
   };
 
   return (
@@ -97,7 +100,11 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
           </Box>
         </Box>
 
-        {lapsed ? <Alert severity="warning">This request’s own end has passed while it waited: you can only reject it. The agent can ask again.</Alert> : null}
+        {lapsed ? (
+          <Alert severity="warning" role="status">
+            This request reached its own end before anyone decided, so it has closed: nothing was granted and there is nothing left to decide. The agent can ask again.
+          </Alert>
+        ) : null}
 
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <TextField
@@ -133,7 +140,7 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
           label="Note to the agent"
           value={form.note}
           onChange={(event) => change('note', event.target.value)}
-          disabled={locked}
+          disabled={locked || lapsed}
           error={Boolean(errors.note)}
           helperText={errors.note ?? 'Optional when you approve; say why when you reject.'}
           multiline
@@ -142,6 +149,8 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
           slotProps={{ htmlInput: { maxLength: PAYMENT_SESSION_REASON_MAX_LENGTH } }}
         />
 
+        <SessionOptionsFields value={form} disabled={locked || lapsed} onChange={(options) => setForm((current) => ({ ...current, ...options }))} />
+
         {error ? (
           <Alert severity="error" role="alert">
             {error}
@@ -149,7 +158,7 @@ export function BudgetApprovalForm({ token, link, busy, error, onDecide, now = (
         ) : null}
 
         <Stack direction={{ xs: 'column-reverse', sm: 'row' }} spacing={1.5} sx={{ justifyContent: 'flex-end' }}>
-          <Button type="button" variant="outlined" color="error" onClick={() => decide(false)} disabled={locked} size="large">
+          <Button type="button" variant="outlined" color="error" onClick={() => decide(false)} disabled={locked || lapsed} size="large">
             {busy === 'reject' ? 'Rejecting...' : 'Reject'}
           </Button>
           <Button type="submit" variant="contained" disabled={locked || lapsed} size="large">

@@ -8,27 +8,33 @@ const request = { id: '0193a6f0-0000-7000-8000-000000000001', totalExact: '5', e
 describe('the approval form', () => {
   it('starts with the terms asked for and grants them as asked: no total, no expiry sent', () => {
     const form = initialApprovalForm(request);
-    expect(form).toEqual({ total: '5', expiresAt: toLocalInput(request.expiresAt), note: '' });
+    expect(form).toEqual({ total: '5', expiresAt: toLocalInput(request.expiresAt), note: '', allPayments: false, reserve: false });
     expect(approvalInput('tok', request, form, NOW)).toEqual({ ok: true, input: { token: 'tok', sessionId: request.id, approve: true } });
   });
 
   it('grants less and sooner, with a note', () => {
     const sooner = toLocalInput('2026-12-08T10:00:00.000Z');
-    const result = approvalInput('tok', request, { total: '$2.50', expiresAt: sooner, note: '  Enough  ' }, NOW);
+    const result = approvalInput('tok', request, { total: '$2.50', expiresAt: sooner, note: '  Enough  ', allPayments: false, reserve: false }, NOW);
     expect(result).toEqual({ ok: true, input: { token: 'tok', sessionId: request.id, approve: true, totalUsd: '2.50', expiresAt: new Date(sooner).toISOString(), note: 'Enough' } });
   });
 
   it('refuses more than asked, a later or past expiry, and amounts that are not dollars', () => {
     const later = toLocalInput('2026-12-10T10:00:00.000Z');
-    expect(approvalInput('tok', request, { total: '5.000001', expiresAt: later, note: '' }, NOW)).toEqual({
+    expect(approvalInput('tok', request, { total: '5.000001', expiresAt: later, note: '', allPayments: false, reserve: false }, NOW)).toEqual({
       ok: false,
       errors: { total: 'You can grant at most the $5 asked for', expiresAt: 'The budget can end sooner than asked, not later' },
     });
     const past = toLocalInput('2026-12-06T10:00:00.000Z');
-    expect(approvalInput('tok', request, { total: 'abc', expiresAt: past, note: '' }, NOW)).toMatchObject({ ok: false, errors: { total: expect.stringContaining('positive amount'), expiresAt: 'Choose a time in the future' } });
-    expect(approvalInput('tok', request, { total: '0', expiresAt: toLocalInput(request.expiresAt), note: '' }, NOW).ok).toBe(false);
+    expect(approvalInput('tok', request, { total: 'abc', expiresAt: past, note: '', allPayments: false, reserve: false }, NOW)).toMatchObject({ ok: false, errors: { total: expect.stringContaining('positive amount'), expiresAt: 'Choose a time in the future' } });
+    expect(approvalInput('tok', request, { total: '0', expiresAt: toLocalInput(request.expiresAt), note: '', allPayments: false, reserve: false }, NOW).ok).toBe(false);
     expect(toUnits('1,000.5')).toBe(1_000_500_000n);
     expect(toUnits('1.1234567')).toBeNull();
+  });
+
+  it('grants for all the agent\'s payments, set aside, only when the owner ticks them', () => {
+    const form = { ...initialApprovalForm(request), allPayments: true, reserve: true };
+    expect(approvalInput('tok', request, form, NOW)).toEqual({ ok: true, input: { token: 'tok', sessionId: request.id, approve: true, allPayments: true, reserve: true } });
+    expect(rejectionInput('tok', request, { ...form, note: 'No' })).toEqual({ ok: true, input: { token: 'tok', sessionId: request.id, approve: false, note: 'No' } });
   });
 
   it('rejects only with a note', () => {

@@ -1,7 +1,8 @@
 // The approval page's form: the owner's choices <-> paymentSessions.decideByLink's input. A grant
 // may lower the total and bring the expiry sooner, never raise or extend them (the server refuses
 // that too); a rejection takes a note, so the agent learns why. Amounts are compared in atomic
-// units (6 decimals), as the server keeps them, so $4.9999995 is refused and not rounded.
+// units (6 decimals), as the server keeps them, so $4.9999995 is refused and not rounded. A grant
+// may also charge all the agent's payments to the budget, or set it aside, as in the console.
 import { PAYMENT_SESSION_REASON_MAX_LENGTH, type DecidePaymentSessionByLinkBody, type PaymentSessionView } from '@purser/core';
 
 export interface ApprovalForm {
@@ -10,9 +11,12 @@ export interface ApprovalForm {
   /** A `datetime-local` value, in the browser's time zone. */
   expiresAt: string;
   note: string;
+  allPayments: boolean;
+  reserve: boolean;
 }
 
-export type ApprovalField = keyof ApprovalForm;
+/** The fields typed in, each of which may be refused with a message. */
+export type ApprovalField = 'total' | 'expiresAt' | 'note';
 export type ApprovalRequest = Pick<PaymentSessionView, 'id' | 'totalExact' | 'expiresAt'>;
 export type ApprovalInput = DecidePaymentSessionByLinkBody;
 type Outcome = { ok: true; input: ApprovalInput } | { ok: false; errors: Partial<Record<ApprovalField, string>> };
@@ -37,9 +41,9 @@ export function toLocalInput(iso: string): string {
   return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }
 
-/** The terms asked for, and no note. */
+/** The terms asked for, no note, and neither option. */
 export function initialApprovalForm(request: ApprovalRequest): ApprovalForm {
-  return { total: request.totalExact, expiresAt: toLocalInput(request.expiresAt), note: '' };
+  return { total: request.totalExact, expiresAt: toLocalInput(request.expiresAt), note: '', allPayments: false, reserve: false };
 }
 
 function noteProblem(note: string): string | undefined {
@@ -73,6 +77,8 @@ export function approvalInput(token: string, request: ApprovalRequest, form: App
       ...(units !== asked ? { totalUsd: cleanAmount(form.total) } : {}),
       ...(expiresAt ? { expiresAt: expiresAt.toISOString() } : {}),
       ...(form.note.trim() ? { note: form.note.trim() } : {}),
+      ...(form.allPayments ? { allPayments: true } : {}),
+      ...(form.reserve ? { reserve: true } : {}),
     },
   };
 }
