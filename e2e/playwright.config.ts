@@ -27,6 +27,10 @@ export default defineConfig({
   workers: 1,
   // A flaky spec should be seen and fixed, not retried away.
   retries: 0,
+  // Each test's budget (Playwright's default is 30 s): CI runs this lane on two cores beside the
+  // temporal suite, where a journey of sign-ups and page loads that takes 15 s on a quiet machine
+  // took over 30 (agent-pages' 'Agent not found' test). Specs that need more still say so.
+  timeout: 60_000,
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['json', { outputFile: '../.test-output/e2e.json' }]],
   use: {

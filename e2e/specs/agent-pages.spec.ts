@@ -147,6 +147,9 @@ test.describe('agent pages', () => {
   });
 
   test("any id that is not one of the owner's agents shows 'Agent not found' on the transactions page and the connect page", async ({ page, request }) => {
+    // Two owners signed up and six pages opened: more than the default 30 s on the shared product
+    // when the CI lanes beside it are busy (CI saw it time out at 31.5 s on its fourth page).
+    test.setTimeout(90_000);
     // Another owner's agent, made with a separate API context (its own cookies).
     const other = await signUpOwner(request);
     const created = await request.post('/api/v1/agents', { headers: { Authorization: `Bearer ${other.accessToken}` }, data: { name: 'Not yours' } });
