@@ -31,6 +31,9 @@ export default defineConfig({
   // temporal suite, where a journey of sign-ups and page loads that takes 15 s on a quiet machine
   // took over 30 (agent-pages' 'Agent not found' test). Specs that need more still say so.
   timeout: 60_000,
+  // And each expectation's (default 5 s), for the same reason: a page's chunk fetched and rendered
+  // after a release took longer than 5 s there (code-splitting's slow-chunk test).
+  expect: { timeout: 10_000 },
   forbidOnly: Boolean(process.env.CI),
   reporter: [['list'], ['json', { outputFile: '../.test-output/e2e.json' }]],
   use: {

@@ -4,6 +4,9 @@
 // Chunks are named after their page module (Vite/rolldown's `[name]-[hash].js`).
 import { expect, test, type Page } from '@playwright/test';
 
+/** A held chunk, once released, still has to download, run and render: on a busy machine, seconds. */
+const PAGE_LOAD = { timeout: 30_000 };
+
 const OTHER_PAGES = ['auth-page', 'dashboard-page', 'agent-connect-page', 'agent-transactions-page', 'data-layout', 'docs-page', 'blog-list-page', 'blog-post-page', 'status-page'];
 
 const chunkOf = (page: string) => new RegExp(`/assets/${page}-[\\w-]+\\.js$`);
@@ -76,9 +79,9 @@ test.describe('code splitting by route', () => {
     // A page that is not pre-rendered (the public pages arrive as HTML and never start blank).
     const releaseAuth = await hold('auth-page');
     await page.goto('/auth', { waitUntil: 'commit' });
-    await expect(page.getByRole('status')).toHaveText('Loading...');
+    await expect(page.getByRole('status')).toHaveText('Loading...', PAGE_LOAD);
     releaseAuth();
-    await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible(PAGE_LOAD);
     const shown = await page.evaluate(() => (window as unknown as { rootLog: string[] }).rootLog);
     expect(shown[0], shown.join(' | ')).toBe('blank');
     expect(shown[1], shown.join(' | ')).toBe('Loading...');
@@ -93,7 +96,7 @@ test.describe('code splitting by route', () => {
     await expect(page.getByRole('progressbar', { name: 'Loading page' })).toBeVisible();
     await expect(page.getByRole('tab', { name: 'Sign In' })).toBeVisible();
     releaseNotFound();
-    await expect(page.getByText('Oops! Page not found')).toBeVisible();
+    await expect(page.getByText('Oops! Page not found')).toBeVisible(PAGE_LOAD);
     await expect(page.getByRole('progressbar', { name: 'Loading page' })).toHaveCount(0);
   });
 
