@@ -5,8 +5,9 @@
  * is not one of the owner's live agents is a 404.
  *
  * The status filter means the status a view shows: an open session, or a request, past its expiry
- * is listed as closed, not open or requested. One whose payments reached its total is told apart only once its spend is
- * read, so it is left out of `open` but may be missing from `closed` until the gate closes it.
+ * is listed as closed, not open or requested. One whose payments reached its total is told apart
+ * only once its spend is read, so it is left out of `open` but may be missing from `closed` until
+ * the gate closes it.
  */
 import {
   AGENT_PAYMENT_SESSION_LIST_LIMIT,

@@ -1,7 +1,8 @@
 /**
  * What the owner's approval link opens (approval-link.ts): the waiting request with its agent's
  * name, for the confirmation page. Reading changes nothing; a link that could not decide
- * (another owner's, for nothing, used, expired, its request decided or past its expiry) is refused with its code.
+ * (another owner's, for nothing, used, expired, its request decided or past its expiry) is
+ * refused with its code.
  */
 import type { PaymentSessionApprovalLinkView } from '@purser/core';
 import type { AppDeps } from '../../deps';

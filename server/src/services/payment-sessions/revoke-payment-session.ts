@@ -2,7 +2,8 @@
  * The owner ends a payment session: a waiting request or an open session closes at once
  * (`revoked`), so no payment names it any more; audited and announced as budget.closed. What
  * its payments hold or paid stays as it is. A session already closed or rejected (or a request
- * past its expiry, which closes as expired) is a 409 that changes nothing. What it set aside, if the owner reserved its budget, goes back to the agent.
+ * past its expiry, which closes as expired) is a 409 that changes nothing. What it set aside, if
+ * the owner reserved its budget, goes back to the agent.
  */
 import { AppError, type PaymentSessionView } from '@purser/core';
 import type { TransactionClient } from '@purser/db';
