@@ -169,9 +169,13 @@ async function expectCleanStop(product: Product, stop: () => void): Promise<void
   const { temporal, anvil } = product.embedded;
   expect(temporal, 'the Temporal dev server runs as a child').toBeDefined();
   expect(anvil, 'anvil runs as a child').toBeDefined();
+  // What the stop writes, from the signal on: a health probe that timed out on a busy machine
+  // while the product ran (CI: the Temporal probe's 800 ms) says nothing of how it stops.
+  const linesBefore = product.output().split('\n').length - 1;
   stop();
   expect(await exitCodeWithin(product, STOP_WITHIN_MS), product.output()).toBe(0);
-  expect(troubleLines(product.output()), product.output()).toEqual([]);
+  const stopping = product.output().split('\n').slice(linesBefore).join('\n');
+  expect(troubleLines(stopping), product.output()).toEqual([]);
   expect(product.output()).toContain('"msg":"stopped"');
   expect(await leftBehind(product)).toEqual([]);
   expect([temporal, anvil].filter((pid) => isAlive(pid!))).toEqual([]);
