@@ -14,11 +14,10 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentPaymentSessionView } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { freePorts } from '../../scripts/lib.mjs';
 import { budgetRoundCodec } from '../src/http/agent-api/mcp-budget-request';
 import { createApiAgent, type ApiAgent } from './support/api-agents';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
-import { createTestApp, type TestApp } from './support/test-app';
+import { listeningTestApp, type TestApp } from './support/test-app';
 
 const AGENT_API = '/functions/v1/mcp-server';
 const MODERN = '2026-07-28';
@@ -32,10 +31,9 @@ let owner: SignedUpOwner;
 type TestAgent = ApiAgent;
 
 beforeAll(async () => {
-  const [port] = await freePorts(1);
-  appUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ agentRateLimitPerMinute: 10_000, publicUrl: appUrl });
-  await t.app.listen({ host: '127.0.0.1', port });
+  const served = await listeningTestApp({ agentRateLimitPerMinute: 10_000 });
+  t = served;
+  appUrl = served.appUrl;
   prisma = t.deps.db.prisma;
   owner = await signUpTestOwner(t.app, prisma);
 });

@@ -9,7 +9,6 @@
 import { auth, type OAuthClientProvider } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWebhookEndpointInput, type OAuthScope } from '@purser/core';
-import { freePorts } from '../../scripts/lib.mjs';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { approveAuthorizationRequest } from '../src/services/oauth/approve-authorization-request';
 import { getAuthorizationRequest } from '../src/services/oauth/get-authorization-request';
@@ -30,7 +29,7 @@ import {
   registerClient,
   tokenRequest,
 } from './support/oauth-fixtures';
-import { createTestApp, type TestApp } from './support/test-app';
+import { listeningTestApp, type TestApp } from './support/test-app';
 
 let t: TestApp;
 let publicUrl: string;
@@ -38,12 +37,11 @@ let mcpResource: string;
 let agentApiResource: string;
 
 beforeAll(async () => {
-  const [port] = await freePorts(1);
-  publicUrl = `http://127.0.0.1:${port}`;
+  const served = await listeningTestApp({ oauthRateLimits: { register: 10_000 } });
+  t = served;
+  publicUrl = served.appUrl;
   mcpResource = `${publicUrl}/functions/v1/mcp-server/mcp`;
   agentApiResource = `${publicUrl}/functions/v1/mcp-server`;
-  t = await createTestApp({ publicUrl, oauthRateLimits: { register: 10_000 } });
-  await t.app.listen({ host: '127.0.0.1', port });
 });
 
 afterAll(async () => {

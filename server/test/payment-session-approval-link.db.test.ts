@@ -22,12 +22,11 @@ import {
   type PaymentSessionView,
 } from '@purser/core';
 import type { PrismaClient } from '@purser/db';
-import { freePorts } from '../../scripts/lib.mjs';
 import { mintFreshApprovalLink } from '../src/services/payment-sessions/approval-link';
 import { createWebhookEndpoint } from '../src/services/webhooks/create-webhook-endpoint';
 import { createApiAgent, type ApiAgent } from './support/api-agents';
 import { signUpTestOwner, type SignedUpOwner } from './support/owners';
-import { createTestApp, type TestApp } from './support/test-app';
+import { listeningTestApp, type TestApp } from './support/test-app';
 
 const AGENT_API = '/functions/v1/mcp-server';
 const DAY = 86_400_000;
@@ -42,10 +41,9 @@ let endpointId: string;
 type TestAgent = ApiAgent;
 
 beforeAll(async () => {
-  const [port] = await freePorts(1);
-  appUrl = `http://127.0.0.1:${port}`;
-  t = await createTestApp({ agentRateLimitPerMinute: 10_000, publicUrl: appUrl });
-  await t.app.listen({ host: '127.0.0.1', port });
+  const served = await listeningTestApp({ agentRateLimitPerMinute: 10_000 });
+  t = served;
+  appUrl = served.appUrl;
   prisma = t.deps.db.prisma;
   owner = await signUpTestOwner(t.app, prisma);
   stranger = await signUpTestOwner(t.app, prisma, 'Other Owner');

@@ -3,6 +3,7 @@
  * openTestDatabase() (PostgreSQL or PGlite per PURSER_TEST_DB), exercised with app.inject().
  */
 import { randomBytes } from 'node:crypto';
+import { freePorts } from '../../../scripts/lib.mjs';
 import pino from 'pino';
 import type { FastifyInstance } from 'fastify';
 import { openTestDatabase } from '@purser/db/testing';
@@ -139,4 +140,16 @@ export async function createTestApp(
       await cleanup();
     },
   };
+}
+
+/**
+ * A test app served on 127.0.0.1, its PUBLIC_URL the address it listens on (the suites whose
+ * links, resource metadata or MCP clients need the app's own origin).
+ */
+export async function listeningTestApp(options: Omit<Parameters<typeof createTestApp>[0] & object, 'publicUrl'> = {}): Promise<TestApp & { appUrl: string }> {
+  const [port] = await freePorts(1);
+  const appUrl = `http://127.0.0.1:${port}`;
+  const testApp = await createTestApp({ ...options, publicUrl: appUrl });
+  await testApp.app.listen({ host: '127.0.0.1', port });
+  return { ...testApp, appUrl };
 }
