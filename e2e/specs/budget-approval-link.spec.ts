@@ -78,6 +78,7 @@ test.describe('budget approval link', () => {
     await form.getByRole('button', { name: 'Approve' }).click();
     await expect(page.getByRole('heading', { level: 1, name: 'Budget approved' })).toBeVisible(PAGE_LOAD);
     await expect(page.getByRole('status')).toContainText(`${agent.name} may pay up to $3.00 until`);
+    await expect(page.getByRole('status')).toContainText('$3.00 of its balance is set aside for it.');
     await expectNoSeriousViolations(page, 'budget approved');
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: width > 600 ? 900 : 844 });

@@ -87,7 +87,7 @@ function DecidedNotice({ session, agentName }: { session: PaymentSessionView; ag
       </Typography>
       <Alert severity={approved ? 'success' : 'info'} role="status">
         {approved
-          ? `${agentName} may pay up to ${formatUsd(session.totalExact)} until ${formatWhen(session.expiresAt)}.`
+          ? `${agentName} may pay up to ${formatUsd(session.totalExact)} until ${formatWhen(session.expiresAt)}.${grantedOptions(session)}`
           : `${agentName} was told no${session.decisionNote ? `: “${session.decisionNote}”` : '.'}`}
       </Alert>
       <Box>
@@ -126,4 +126,11 @@ function ApprovalSkeleton() {
       <Skeleton variant="rounded" height={80} />
     </Box>
   );
+}
+
+/** The options the grant took, as the sentence after the terms (none: nothing). */
+function grantedOptions(session: PaymentSessionView): string {
+  const all = session.allPayments ? ' Every one of its payments counts against it.' : '';
+  const aside = session.reserve ? ` ${formatUsd(session.reservedExact)} of its balance is set aside for it.` : '';
+  return all + aside;
 }
